@@ -1,0 +1,1 @@
+"""Command groups of the `handfoot` app; each module exposes `register(app)`."""

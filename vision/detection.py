@@ -1,0 +1,52 @@
+"""What the detector reports and what corners join into."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in image pixels
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One detected corner index (or a BACK card box)."""
+
+    cls: str
+    conf: float
+    box: Box
+
+    @property
+    def center(self) -> tuple[float, float]:
+        x1, y1, x2, y2 = self.box
+        return ((x1 + x2) / 2.0, (y1 + y2) / 2.0)
+
+    @property
+    def size(self) -> float:
+        """Index size: the longer side of the box, in pixels."""
+        x1, y1, x2, y2 = self.box
+        return max(x2 - x1, y2 - y1)
+
+
+@dataclass(frozen=True)
+class Card:
+    """One physical card: the corner detections that belong to it."""
+
+    cls: str
+    conf: float
+    corners: tuple[Detection, ...] = field(default_factory=tuple)
+
+    @property
+    def center(self) -> tuple[float, float]:
+        xs = [d.center[0] for d in self.corners]
+        ys = [d.center[1] for d in self.corners]
+        return (sum(xs) / len(xs), sum(ys) / len(ys))
+
+    @property
+    def box(self) -> Box:
+        """The box around all of the card's corner detections."""
+        return (
+            min(d.box[0] for d in self.corners),
+            min(d.box[1] for d in self.corners),
+            max(d.box[2] for d in self.corners),
+            max(d.box[3] for d in self.corners),
+        )
