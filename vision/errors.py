@@ -1,15 +1,13 @@
-"""Errors the vision side raises: each message names the file or model at fault."""
-
-from __future__ import annotations
+"""Errors the vision side raises for input a user can fix."""
 
 
 class VisionError(Exception):
-    """Base of every error vision code raises on purpose."""
+    """Base class: a problem with a photo or the model, with a message for the user."""
 
 
 class ImageError(VisionError):
-    """A photo is missing, empty, not an image, or cannot be decoded."""
+    """A photo that is missing, not an image, empty or unreadable."""
 
 
 class ModelError(VisionError):
-    """The detector's weights are missing or cannot be loaded."""
+    """The detector's weights are missing or unusable."""
