@@ -1,7 +1,119 @@
-"""Not written yet: registers no command."""
+"""`handfoot train` and `handfoot eval`: the card detector's training and measurement."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import typer
+from rich.console import Console
+from rich.progress import track
+from rich.table import Table
+
+from handfoot.errors import UserError
+from vision.errors import VisionError
+
+
+def _progress(label: str):
+    def wrap(items):
+        return track(items, description=label, transient=True, console=Console(stderr=True))
+
+    return wrap
+
+
+def train(
+    data: Path = typer.Option(..., "--data", help="data.yaml of a set built by `handfoot dataset build`."),
+    epochs: int = typer.Option(10, "--epochs", help="Number of epochs."),
+    model: str = typer.Option("yolo11n.yaml", "--model", help="Architecture to build from scratch: yolo11n.yaml or yolo26n.yaml."),
+    imgsz: int = typer.Option(320, "--imgsz", help="Training image size (the tile size)."),
+    batch: int = typer.Option(32, "--batch", help="Batch size."),
+    device: str = typer.Option(None, "--device", help="cpu, 0 (first GPU), ...; default: a GPU when present, else the CPU."),
+    project: Path = typer.Option(Path("runs"), "--project", help="Folder for training runs."),
+    name: str = typer.Option("cards", "--name", help="Run name (a folder under --project)."),
+    fraction: float = typer.Option(1.0, "--fraction", help="Use only this fraction of the training tiles."),
+    hours: float = typer.Option(None, "--hours", help="Stop after this many hours (overrides --epochs)."),
+    resume: bool = typer.Option(False, "--resume", help="Resume the run PROJECT/NAME from its last checkpoint."),
+    export: Path = typer.Option(None, "--export", help="Copy the best weights here when done (e.g. models/cards.pt)."),
+) -> None:
+    """Train the card-corner detector from scratch, offline (CPU, or a GPU when present)."""
+    from vision.training import TrainPlan, export_weights, train as run_training  # noqa: PLC0415
+
+    plan = TrainPlan(data=data, model=model, epochs=epochs, imgsz=imgsz, batch=batch, device=device,
+                     project=project, name=name, fraction=fraction, time_hours=hours)
+    try:
+        best = run_training(plan, resume=resume)
+    except VisionError as exc:
+        raise UserError(str(exc)) from exc
+    typer.echo(f"best weights: {best}")
+    if export is not None:
+        typer.echo(f"copied to {export_weights(best, export)}")
+
+
+def evaluate(
+    data: Path = typer.Option(None, "--data", help="data.yaml of a YOLO-format set (our names or rank+suit names)."),
+    voc: Path = typer.Option(None, "--voc", help="Folder of Pascal VOC rank-labelled photos (whole-card boxes)."),
+    split: str = typer.Option(None, "--split", help="Which split of data.yaml: test or val (default: test, else val)."),
+    model: Path = typer.Option(None, "--model", help="Weights to use (default: models/cards.pt)."),
+    conf: float = typer.Option(None, "--conf", help="Confidence threshold (default: the product's)."),
+    limit: int = typer.Option(0, "--limit", help="Use only the first N photos (0: all)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
+) -> None:
+    """Measure the detector on labelled photos, predicting exactly as `handfoot score` does."""
+    if (data is None) == (voc is None):
+        raise UserError("give exactly one of --data PATH/data.yaml or --voc DIR")
+    from dataclasses import replace  # noqa: PLC0415
+
+    from vision.detector import InferenceConfig, load_detector  # noqa: PLC0415
+    from vision.evalsets import load_voc_set, load_yolo_set  # noqa: PLC0415
+    from vision.evaluate import count_report, detection_report, run_detector  # noqa: PLC0415
+
+    try:
+        config = InferenceConfig()
+        if conf is not None:
+            config = replace(config, conf=conf)
+        photo_set = load_yolo_set(data, split) if data is not None else load_voc_set(voc)
+        if limit:
+            photo_set.photos = photo_set.photos[:limit]
+        if data is not None and conf is None:
+            # mAP needs the low-confidence tail of the ranking as well.
+            config = replace(config, conf=0.01)
+        detector = load_detector(model, config)
+        timed = run_detector(detector, photo_set, _progress(f"detecting {photo_set.name}"))
+    except VisionError as exc:
+        raise UserError(str(exc)) from exc
+    if data is not None:
+        report = detection_report(photo_set, timed)
+        out = report.to_dict()
+    else:
+        from vision.corners import join_corners  # noqa: PLC0415
+
+        out = count_report(photo_set, timed, join_corners).to_dict()
+    out["median_ms"] = round(timed.median_ms, 1)
+    if photo_set.unknown_names:
+        out["unknown_names"] = dict(photo_set.unknown_names)
+    if as_json:
+        typer.echo(json.dumps(out, indent=2))
+        return
+    _print_report(out)
+
+
+def _print_report(out: dict) -> None:
+    console = Console()
+    table = Table(title="evaluation", show_header=False)
+    for key, value in out.items():
+        if key != "per_class":
+            table.add_row(key, str(value))
+    console.print(table)
+    if "per_class" in out:
+        per = Table(title="per class")
+        for col in ("class", "truth", "recall", "precision", "ap50"):
+            per.add_column(col, justify="right")
+        for cls, m in out["per_class"].items():
+            per.add_row(cls, str(int(m.get("truth", 0))), f"{m['recall']:.3f}", f"{m.get('precision', 0):.3f}", f"{m['ap50']:.3f}")
+        console.print(per)
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the app."""
+    """Add `train` and `eval` to the app."""
+    app.command("train")(train)
+    app.command("eval")(evaluate)

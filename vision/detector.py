@@ -1,0 +1,136 @@
+"""The card-corner detector: our YOLO weights, run on whole photos of any size.
+
+Large photos are first scaled so their long side is at most `max_side` (the
+scale the model was trained for: index heights of about 10-80 px); a working
+image still larger than `single_pass` pixels is cut into overlapping tiles
+whose detections are merged, anything smaller is predicted in one pass at its
+own resolution.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from scoring.classes import CLASS_NAMES
+from vision.detection import Detection
+from vision.errors import ModelError
+
+DEFAULT_WEIGHTS = Path(__file__).resolve().parent.parent / "models" / "cards.pt"
+
+
+@dataclass(frozen=True)
+class InferenceConfig:
+    """How a photo is fed to the model."""
+
+    conf: float = 0.3
+    iou: float = 0.5
+    max_side: int = 1280
+    single_pass: int = 1280
+    tile: int = 640
+    overlap: int = 128
+    device: str = "cpu"
+
+
+def tile_origins(length: int, tile: int, overlap: int) -> list[int]:
+    """Start offsets of tiles of size `tile` covering `length` with at least `overlap`."""
+    if length <= tile:
+        return [0]
+    step = tile - overlap
+    count = math.ceil((length - tile) / step) + 1
+    last = length - tile
+    return [round(i * last / (count - 1)) for i in range(count)]
+
+
+def nms_merge(dets: list[Detection], iou: float) -> list[Detection]:
+    """Class-aware non-maximum suppression over detections from overlapping tiles."""
+    kept: list[Detection] = []
+    for det in sorted(dets, key=lambda d: d.conf, reverse=True):
+        if all(d.cls != det.cls or box_iou(d.box, det.box) < iou for d in kept):
+            kept.append(det)
+    return kept
+
+
+def box_iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """Intersection over union of two xyxy boxes."""
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def _stride_ceil(value: int, stride: int = 32) -> int:
+    return max(stride, int(math.ceil(value / stride) * stride))
+
+
+class Detector:
+    """Wraps an ultralytics YOLO model trained on our 23 classes."""
+
+    def __init__(self, model, config: InferenceConfig | None = None) -> None:
+        self.model = model
+        self.config = config or InferenceConfig()
+        names = model.names
+        self.names = [names[i] for i in range(len(names))] if isinstance(names, dict) else list(names)
+
+    def detect(self, image: np.ndarray) -> list[Detection]:
+        """Detect corner indices in a BGR image; boxes are in that image's pixels."""
+        if image is None or image.size == 0:
+            return []
+        cfg = self.config
+        height, width = image.shape[:2]
+        scale = min(1.0, cfg.max_side / max(height, width))
+        work = image
+        if scale < 1.0:
+            import cv2  # noqa: PLC0415
+
+            work = cv2.resize(image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
+        wh, ww = work.shape[:2]
+        if max(wh, ww) <= cfg.single_pass:
+            dets = self._predict([work], [(0, 0)], _stride_ceil(max(wh, ww)))
+        else:
+            origins = [(x, y) for y in tile_origins(wh, cfg.tile, cfg.overlap) for x in tile_origins(ww, cfg.tile, cfg.overlap)]
+            crops = [work[y : y + cfg.tile, x : x + cfg.tile] for x, y in origins]
+            dets = nms_merge(self._predict(crops, origins, cfg.tile), cfg.iou)
+        if scale < 1.0:
+            dets = [Detection(d.cls, d.conf, tuple(v / scale for v in d.box)) for d in dets]
+        return dets
+
+    def _predict(self, crops: list[np.ndarray], origins: list[tuple[int, int]], imgsz: int) -> list[Detection]:
+        cfg = self.config
+        results = self.model.predict(
+            crops, imgsz=imgsz, conf=cfg.conf, iou=cfg.iou, device=cfg.device, verbose=False
+        )
+        out: list[Detection] = []
+        for (ox, oy), res in zip(origins, results):
+            boxes = res.boxes
+            xyxy = boxes.xyxy.cpu().numpy()
+            confs = boxes.conf.cpu().numpy()
+            classes = boxes.cls.cpu().numpy().astype(int)
+            for (x1, y1, x2, y2), c, k in zip(xyxy, confs, classes):
+                out.append(Detection(self.names[k], float(c), (float(x1 + ox), float(y1 + oy), float(x2 + ox), float(y2 + oy))))
+        return out
+
+
+def load_detector(weights: Path | None = None, config: InferenceConfig | None = None) -> Detector:
+    """Load our YOLO weights by path (default models/cards.pt); never downloads."""
+    path = Path(weights) if weights is not None else DEFAULT_WEIGHTS
+    if not path.is_file():
+        raise ModelError(f"model weights not found: {path} (train one with `handfoot train`, or pass --model PATH)")
+    from vision.offline import prepare  # noqa: PLC0415
+
+    prepare()
+    from ultralytics import YOLO  # noqa: PLC0415
+
+    try:
+        model = YOLO(str(path), task="detect")
+    except Exception as exc:  # a corrupt or foreign file
+        raise ModelError(f"cannot load model weights {path}: {exc}") from exc
+    names = model.names
+    got = [names[i] for i in range(len(names))] if isinstance(names, dict) else list(names)
+    if got != list(CLASS_NAMES):
+        raise ModelError(f"{path} is not a handfoot card model (its classes are {got[:5]}...)")
+    return Detector(model, config)

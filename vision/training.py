@@ -1,0 +1,99 @@
+"""Train the corner detector with ultralytics, from scratch and fully offline."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from scoring.classes import CLASS_NAMES
+from vision.errors import ModelError
+
+MODEL_CONFIGS = ("yolo11n.yaml", "yolo26n.yaml")
+
+# Corner indices are not mirror-symmetric ("7", "J", "4"): no left-right flips.
+# The generator already rotates, warps and lights scenes; keep ultralytics' own
+# geometry mild so the native index scale of the tiles survives.
+AUGMENT = dict(fliplr=0.0, flipud=0.0, degrees=10.0, scale=0.3, translate=0.1, mosaic=1.0, mixup=0.0,
+               hsv_h=0.02, hsv_s=0.5, hsv_v=0.4, close_mosaic=2)
+
+
+@dataclass(frozen=True)
+class TrainPlan:
+    """Everything one training run needs."""
+
+    data: Path
+    model: str = "yolo11n.yaml"
+    epochs: int = 10
+    imgsz: int = 320
+    batch: int = 32
+    workers: int = 2
+    device: str | None = None
+    project: Path = Path("runs")
+    name: str = "cards"
+    patience: int = 50
+    fraction: float = 1.0
+    time_hours: float | None = None
+
+
+def check_data_yaml(path: Path) -> dict:
+    """Read a dataset's data.yaml and check it uses our class names in our order."""
+    if not path.is_file():
+        raise ModelError(f"no data.yaml at {path} (build one with `handfoot dataset build`)")
+    try:
+        data = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as exc:
+        raise ModelError(f"{path} is not valid YAML: {exc}") from exc
+    names = data.get("names") if isinstance(data, dict) else None
+    if isinstance(names, dict):
+        names = [names[k] for k in sorted(names)]
+    if names != list(CLASS_NAMES):
+        raise ModelError(f"{path}: names must be handfoot's {len(CLASS_NAMES)} classes in order")
+    return data
+
+
+def pick_device(requested: str | None) -> str:
+    """The device to train on: the one asked for, else a GPU when present, else the CPU."""
+    if requested:
+        return requested
+    import torch  # noqa: PLC0415
+
+    return "0" if torch.cuda.is_available() else "cpu"
+
+
+def train(plan: TrainPlan, resume: bool = False) -> Path:
+    """Run (or resume) one training; returns the path of the best weights."""
+    from vision.offline import prepare  # noqa: PLC0415
+
+    prepare()
+    from ultralytics import YOLO  # noqa: PLC0415
+
+    run_dir = plan.project.resolve() / plan.name
+    last = run_dir / "weights" / "last.pt"
+    if resume:
+        if not last.is_file():
+            raise ModelError(f"nothing to resume: {last} does not exist")
+        YOLO(str(last)).train(resume=True)
+    else:
+        if plan.model not in MODEL_CONFIGS and not Path(plan.model).is_file():
+            raise ModelError(f"unknown model {plan.model!r}; choose one of {', '.join(MODEL_CONFIGS)} or a .yaml path")
+        check_data_yaml(plan.data)
+        model = YOLO(plan.model, task="detect")
+        extra = {"time": plan.time_hours} if plan.time_hours else {}
+        model.train(
+            data=str(plan.data.resolve()), epochs=plan.epochs, imgsz=plan.imgsz, batch=plan.batch,
+            workers=plan.workers, device=pick_device(plan.device), project=str(plan.project.resolve()),
+            name=plan.name, exist_ok=True, pretrained=False, amp=False, plots=True, patience=plan.patience,
+            fraction=plan.fraction, verbose=True, **AUGMENT, **extra,
+        )
+    best = run_dir / "weights" / "best.pt"
+    return best if best.is_file() else last
+
+
+def export_weights(weights: Path, dest: Path) -> Path:
+    """Copy trained weights to `dest` (e.g. models/cards.pt), creating folders."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(weights, dest)
+    return dest
