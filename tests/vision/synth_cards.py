@@ -1,0 +1,81 @@
+"""Synthetic corner detections of cards placed on a table (no model, no images).
+
+A card is 63 x 88 units (poker size); its top-left index is a 9 x 20 box
+centred 7 right and 14 down from the card's top-left corner, and the
+bottom-right index is that box turned half a turn about the card centre.
+Boxes are the axis-aligned boxes around the turned index, as a detector
+trained on rotated cards reports them.
+"""
+
+from __future__ import annotations
+
+import math
+
+from vision.detection import Detection
+
+CARD_W, CARD_H = 63.0, 88.0
+INDEX_W, INDEX_H = 9.0, 20.0
+INDEX_CX, INDEX_CY = 7.0, 14.0
+
+
+def _rotate(x: float, y: float, angle_deg: float) -> tuple[float, float]:
+    t = math.radians(angle_deg)
+    return (x * math.cos(t) - y * math.sin(t), x * math.sin(t) + y * math.cos(t))
+
+
+def index_box(cx: float, cy: float, angle_deg: float, scale: float) -> tuple[float, float, float, float]:
+    """Axis-aligned box of an index of the standard size, centred at (cx, cy), turned."""
+    w, h = INDEX_W * scale, INDEX_H * scale
+    t = math.radians(angle_deg)
+    bw = abs(w * math.cos(t)) + abs(h * math.sin(t))
+    bh = abs(w * math.sin(t)) + abs(h * math.cos(t))
+    return (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2)
+
+
+def card_corners(
+    cls: str,
+    x: float,
+    y: float,
+    *,
+    angle: float = 0.0,
+    scale: float = 1.0,
+    conf: float = 0.9,
+    which: str = "both",
+) -> list[Detection]:
+    """Corner detections of a card whose centre is (x, y), turned `angle` degrees.
+
+    `which`: "both", "tl" (fanned: only the top-left index shows) or "br".
+    """
+    out = []
+    offs = {
+        "tl": (INDEX_CX - CARD_W / 2, INDEX_CY - CARD_H / 2),
+        "br": (CARD_W / 2 - INDEX_CX, CARD_H / 2 - INDEX_CY),
+    }
+    keys = ("tl", "br") if which == "both" else (which,)
+    for key in keys:
+        ox, oy = _rotate(offs[key][0] * scale, offs[key][1] * scale, angle)
+        out.append(Detection(cls, conf, index_box(x + ox, y + oy, angle, scale)))
+    return out
+
+
+def column(
+    classes: list[str],
+    x: float,
+    y_top: float,
+    *,
+    step: float = 26.0,
+    scale: float = 1.0,
+    conf: float = 0.9,
+    last_both: bool = True,
+) -> list[Detection]:
+    """A meld fanned downwards: each card's top-left index shows, the last card whole.
+
+    (x, y_top) is the centre of the first card; `step` the vertical offset
+    between cards (in card units, scaled).
+    """
+    dets: list[Detection] = []
+    for k, cls in enumerate(classes):
+        last = k == len(classes) - 1
+        which = "both" if (last and last_both) else "tl"
+        dets += card_corners(cls, x, y_top + k * step * scale, scale=scale, conf=conf, which=which)
+    return dets

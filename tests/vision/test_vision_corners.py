@@ -1,0 +1,169 @@
+"""Corner detections join into physical cards: counts must be exact."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+
+import pytest
+from synth_cards import CARD_H, CARD_W, card_corners, column
+
+from vision.corners import JoinConfig, dedupe, join_corners
+from vision.detection import Detection
+
+
+def counts(cards) -> Counter:
+    return Counter(c.cls for c in cards)
+
+
+@pytest.mark.parametrize("angle", range(0, 360, 15))
+@pytest.mark.parametrize("scale", [0.4, 1.0, 6.0])
+def test_lone_card_at_any_rotation_and_scale_is_one_card(angle, scale):
+    dets = card_corners("Q", 500, 500, angle=angle, scale=scale)
+    cards = join_corners(dets)
+    assert len(cards) == 1
+    assert len(cards[0].corners) == 2
+
+
+def test_lone_fanned_corner_is_a_card():
+    cards = join_corners(card_corners("7", 100, 100, which="tl"))
+    assert [c.cls for c in cards] == ["7"]
+
+
+@pytest.mark.parametrize("angle", [0, 90, 180, 270, 10, -12])
+@pytest.mark.parametrize("gap", [2.0, 8.0, 25.0])
+def test_two_identical_cards_side_by_side_are_two_cards(angle, gap):
+    # side by side in the card's own frame, then the pair is turned together
+    t = math.radians(angle)
+    dx = (CARD_W + gap) * math.cos(t)
+    dy = (CARD_W + gap) * math.sin(t)
+    dets = card_corners("8", 300, 300, angle=angle) + card_corners("8", 300 + dx, 300 + dy, angle=angle)
+    cards = join_corners(dets)
+    assert counts(cards) == Counter({"8": 2})
+    assert all(len(c.corners) == 2 for c in cards)
+
+
+@pytest.mark.parametrize("missing", ["first_br", "second_tl", "first_tl"])
+def test_identical_neighbours_with_one_corner_hidden_still_count_two(missing):
+    a = card_corners("K", 200, 200)
+    b = card_corners("K", 200 + CARD_W + 3, 200)
+    if missing == "first_br":
+        a = a[:1]
+    elif missing == "first_tl":
+        a = a[1:]
+    else:
+        b = b[1:]
+    assert counts(join_corners(a + b)) == Counter({"K": 2})
+
+
+def test_identical_cards_one_above_the_other_are_two_cards():
+    dets = card_corners("5", 200, 200) + card_corners("5", 200, 200 + CARD_H + 4)
+    assert counts(join_corners(dets)) == Counter({"5": 2})
+
+
+@pytest.mark.parametrize("n", [3, 7, 9])
+@pytest.mark.parametrize("step", [18.0, 26.0, 40.0])
+def test_fanned_meld_of_identical_cards_counts_each_card(n, step):
+    dets = column(["9"] * n, 300, 200, step=step)
+    assert len(dets) == n + 1  # last card shows both corners
+    assert counts(join_corners(dets)) == Counter({"9": n})
+
+
+def test_wide_fan_does_not_pair_fanned_indices_with_each_other():
+    # widely spread fan: top-left indices ~2.6 index heights apart, vertically
+    dets = column(["A"] * 5, 300, 200, step=52.0, last_both=False)
+    assert counts(join_corners(dets)) == Counter({"A": 5})
+
+
+def test_horizontal_hand_fan_counts_each_card():
+    dets = []
+    for k in range(6):
+        dets += card_corners("J", 100 + k * 22, 300, which="both" if k == 5 else "tl")
+    assert counts(join_corners(dets)) == Counter({"J": 6})
+
+
+def test_cards_at_different_scales_join_with_their_own_corners():
+    small = card_corners("4", 100, 100, scale=0.5)
+    big = card_corners("4", 100 + CARD_W * 0.5 + 5 + CARD_W * 1.5, 120, scale=3.0)
+    cards = join_corners(small + big)
+    assert counts(cards) == Counter({"4": 2})
+    for card in cards:
+        sizes = {round(d.size) for d in card.corners}
+        assert len(sizes) == 1
+
+
+def test_grid_of_identical_whole_cards():
+    dets = []
+    for row in range(3):
+        for col in range(4):
+            dets += card_corners("10", 100 + col * (CARD_W + 6), 100 + row * (CARD_H + 6))
+    cards = join_corners(dets)
+    assert counts(cards) == Counter({"10": 12})
+    assert all(len(c.corners) == 2 for c in cards)
+
+
+def test_random_spreads_of_whole_cards_count_exactly():
+    rng = random.Random(7)
+    classes = ["A", "4", "4", "7", "Q", "K", "JOKER", "2"]
+    for trial in range(40):
+        scale = rng.uniform(0.5, 4.0)
+        angle = rng.choice([0, 180, 90, 270]) + rng.uniform(-8, 8)
+        cols = rng.randint(2, 4)
+        truth = []
+        dets = []
+        for k in range(rng.randint(2, 8)):
+            cls = rng.choice(classes)
+            gx, gy = k % cols, k // cols
+            # grid in the cards' own frame (gaps 2-20 units), turned as a whole
+            px = gx * (CARD_W + rng.uniform(2, 20))
+            py = gy * (CARD_H + rng.uniform(2, 20))
+            t = math.radians(angle)
+            x = 1000 + (px * math.cos(t) - py * math.sin(t)) * scale
+            y = 1000 + (px * math.sin(t) + py * math.cos(t)) * scale
+            dets += card_corners(cls, x, y, angle=angle, scale=scale)
+            truth.append(cls)
+        assert counts(join_corners(dets)) == Counter(truth), f"trial {trial}"
+
+
+def test_six_and_nine_on_one_card_join_as_the_more_confident_class():
+    tl, br = card_corners("6", 200, 200)
+    br = Detection("9", 0.5, br.box)
+    tl = Detection("6", 0.95, tl.box)
+    cards = join_corners([tl, br])
+    assert len(cards) == 1
+    assert cards[0].cls == "6"
+    assert cards[0].conf < 0.95  # disagreement makes it a card to check
+
+
+def test_different_ranks_never_join():
+    tl, _ = card_corners("6", 200, 200)
+    _, br = card_corners("7", 200, 200)
+    assert counts(join_corners([tl, br])) == Counter({"6": 1, "7": 1})
+
+
+def test_one_index_reported_as_two_classes_is_one_corner():
+    box = (10.0, 10.0, 19.0, 30.0)
+    dets = [Detection("8", 0.9, box), Detection("3B", 0.4, (10.5, 10.0, 19.0, 30.5))]
+    assert [d.cls for d in dedupe(dets)] == ["8"]
+    assert counts(join_corners(dets)) == Counter({"8": 1})
+
+
+def test_back_boxes_are_cards_of_their_own():
+    back = Detection("BACK", 0.8, (0.0, 0.0, 63.0, 88.0))
+    back2 = Detection("BACK", 0.8, (70.0, 0.0, 133.0, 88.0))
+    cards = join_corners([back, back2])
+    assert [c.cls for c in cards] == ["BACK", "BACK"]
+
+
+def test_without_adaptation_the_prior_still_joins_poker_cards():
+    dets = card_corners("Q", 500, 500) + card_corners("Q", 600, 500)
+    assert counts(join_corners(dets, JoinConfig(adapt=False))) == Counter({"Q": 2})
+
+
+def test_every_detection_lands_in_exactly_one_card():
+    dets = column(["7"] * 4, 100, 100) + column(["JOKER", "2"], 200, 100) + card_corners("3R", 400, 400)
+    cards = join_corners(dets)
+    corners = [d for c in cards for d in c.corners]
+    assert len(corners) == len(dets)
+    assert set(corners) == set(dets)

@@ -1,0 +1,210 @@
+"""Corner detections -> physical cards.
+
+A fully visible card shows two corner indices: the top-left one and its copy
+rotated by 180 degrees at the bottom right. A card in a fan shows only one.
+Several identical cards (several decks) may lie side by side, so counting
+detections per class over-counts and counting "one per class" under-counts;
+this module decides which detections are the two corners of one card.
+
+Geometry used (all in units of the index size, so it holds at any scale):
+- the opposite corner of the same card sits about one card diagonal away:
+  centre distance / index size is near `diagonal_ratio` (about 3.8 for poker
+  cards; measured 2.4-4.6 on real phone close-ups, so the window is wide and
+  the ratio is re-estimated from each photo's clear pairs);
+- both corners have about the same index size;
+- the line joining them runs along the card's diagonal: for an upright or
+  upside-down card (tall index box) both offsets have the same sign, for a
+  card turned a quarter (wide index box) opposite signs. This rule separates
+  two identical cards lying side by side or one above the other.
+
+Pairs are chosen greedily by how well they fit, each detection used once.
+BACK boxes are whole cards and never joined.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from vision.detection import Card, Detection
+
+BACK = "BACK"
+
+# Classes a detector may confuse between the two corners of one card
+# (the bottom-right index is the top-left one turned upside down).
+CONFUSABLE: frozenset[frozenset[str]] = frozenset({frozenset({"6", "9"})})
+
+
+@dataclass(frozen=True)
+class JoinConfig:
+    """Tolerances of the corner-joining geometry (ratios are in index sizes)."""
+
+    diagonal_ratio: float = 3.8  # expected corner distance / index size
+    min_ratio: float = 2.2
+    max_ratio: float = 6.5
+    max_size_ratio: float = 1.6  # larger index size / smaller one
+    max_cost: float = 0.6  # |ln(ratio / expected)| plus penalties
+    clear_aspect: float = 1.5  # box h/w (or w/h) from which orientation is trusted
+    adapt: bool = True  # re-estimate diagonal_ratio from this photo's pairs
+    adapt_min_pairs: int = 2
+    duplicate_iou: float = 0.6  # overlapping boxes of any class are one detection
+    cross_class_penalty: float = 0.2
+
+
+def box_iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """Intersection over union of two xyxy boxes."""
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def dedupe(detections: list[Detection], iou: float = 0.6) -> list[Detection]:
+    """Drop a detection that overlaps a more confident one (any class) by `iou` or more.
+
+    The detector's own suppression is per class, so one index can come back
+    as two classes; it is still one corner.
+    """
+    kept: list[Detection] = []
+    for det in sorted(detections, key=lambda d: d.conf, reverse=True):
+        if all(box_iou(det.box, k.box) < iou for k in kept):
+            kept.append(det)
+    return kept
+
+
+def _aspect(det: Detection) -> float:
+    x1, y1, x2, y2 = det.box
+    w, h = max(x2 - x1, 1e-6), max(y2 - y1, 1e-6)
+    return h / w
+
+
+def _direction_ok(a: Detection, b: Detection, clear_aspect: float) -> bool:
+    """Whether the line a-b can be the diagonal of a card with these index boxes.
+
+    Only rejects when both boxes agree on a clear orientation and the line
+    runs against it; ambiguous (square-ish, rotated) boxes accept any line.
+    """
+    aspects = (_aspect(a), _aspect(b))
+    portrait = all(r >= clear_aspect for r in aspects)
+    landscape = all(r <= 1.0 / clear_aspect for r in aspects)
+    if not (portrait or landscape):
+        return True
+    dx = b.center[0] - a.center[0]
+    dy = b.center[1] - a.center[1]
+    # angle of the line from the vertical, 0..90 degrees
+    phi = math.degrees(math.atan2(abs(dx), abs(dy)))
+    same_sign = dx * dy > 0
+    if portrait:
+        return same_sign and 5.0 <= phi <= 80.0
+    return (not same_sign) and 10.0 <= phi <= 85.0
+
+
+def _classes_match(a: str, b: str) -> tuple[bool, bool]:
+    """(may join, is a cross-class join)."""
+    if a == b:
+        return True, False
+    return frozenset({a, b}) in CONFUSABLE, True
+
+
+@dataclass(frozen=True)
+class _Pair:
+    cost: float
+    ratio: float
+    i: int
+    j: int
+
+
+def _candidate_pairs(dets: list[Detection], cfg: JoinConfig, expected: float) -> list[_Pair]:
+    pairs: list[_Pair] = []
+    for i, a in enumerate(dets):
+        for j in range(i + 1, len(dets)):
+            b = dets[j]
+            ok, cross = _classes_match(a.cls, b.cls)
+            if not ok:
+                continue
+            sa, sb = max(a.size, 1e-6), max(b.size, 1e-6)
+            if max(sa, sb) / min(sa, sb) > cfg.max_size_ratio:
+                continue
+            size = (sa + sb) / 2.0
+            dist = math.dist(a.center, b.center)
+            ratio = dist / size
+            if not cfg.min_ratio <= ratio <= cfg.max_ratio:
+                continue
+            if not _direction_ok(a, b, cfg.clear_aspect):
+                continue
+            cost = abs(math.log(ratio / expected)) + (cfg.cross_class_penalty if cross else 0.0)
+            if cost <= cfg.max_cost:
+                pairs.append(_Pair(cost, ratio, i, j))
+    pairs.sort(key=lambda p: (p.cost, p.i, p.j))
+    return pairs
+
+
+def _greedy(pairs: list[_Pair], n: int) -> list[_Pair]:
+    used = [False] * n
+    chosen: list[_Pair] = []
+    for p in pairs:
+        if not used[p.i] and not used[p.j]:
+            used[p.i] = used[p.j] = True
+            chosen.append(p)
+    return chosen
+
+
+def _card_from(corners: tuple[Detection, ...]) -> Card:
+    """One card from its corners: class of the most confident corner.
+
+    When two corners disagree (6 vs 9), confidence drops by half the
+    loser's confidence, so the card shows among the least sure ones.
+    """
+    best = max(corners, key=lambda d: d.conf)
+    conf = best.conf
+    for other in corners:
+        if other.cls != best.cls:
+            conf = conf * (1.0 - other.conf / 2.0)
+    return Card(cls=best.cls, conf=conf, corners=corners)
+
+
+def estimate_diagonal_ratio(detections: list[Detection], config: JoinConfig | None = None) -> float | None:
+    """Median corner-distance ratio of the photo's joined pairs, or None if too few."""
+    cfg = config or JoinConfig()
+    dets = [d for d in dedupe(detections, cfg.duplicate_iou) if d.cls != BACK]
+    chosen = _greedy(_candidate_pairs(dets, cfg, cfg.diagonal_ratio), len(dets))
+    if len(chosen) < cfg.adapt_min_pairs:
+        return None
+    ratios = sorted(p.ratio for p in chosen)
+    mid = len(ratios) // 2
+    median = ratios[mid] if len(ratios) % 2 else (ratios[mid - 1] + ratios[mid]) / 2.0
+    return median
+
+
+def join_corners(detections: list[Detection], config: JoinConfig | None = None) -> list[Card]:
+    """Group corner detections into physical cards (one or two corners each).
+
+    Every detection ends up in exactly one card (after merging duplicate
+    boxes of one index); BACK boxes are cards of their own. Cards come back
+    sorted top to bottom, then left to right, by their first corner.
+    """
+    cfg = config or JoinConfig()
+    dets = dedupe(detections, cfg.duplicate_iou)
+    backs = [d for d in dets if d.cls == BACK]
+    faces = [d for d in dets if d.cls != BACK]
+    expected = cfg.diagonal_ratio
+    if cfg.adapt:
+        estimate = estimate_diagonal_ratio(faces, cfg)
+        if estimate is not None:
+            # stay near the prior: one odd photo must not drag the window away
+            expected = min(max(estimate, cfg.diagonal_ratio * 0.75), cfg.diagonal_ratio * 1.3)
+    chosen = _greedy(_candidate_pairs(faces, cfg, expected), len(faces))
+    paired: set[int] = set()
+    cards: list[Card] = []
+    for p in chosen:
+        paired.update((p.i, p.j))
+        a, b = faces[p.i], faces[p.j]
+        first, second = sorted((a, b), key=lambda d: (d.center[0] + d.center[1]))
+        cards.append(_card_from((first, second)))
+    for k, det in enumerate(faces):
+        if k not in paired:
+            cards.append(Card(cls=det.cls, conf=det.conf, corners=(det,)))
+    cards.extend(Card(cls=d.cls, conf=d.conf, corners=(d,)) for d in backs)
+    cards.sort(key=lambda c: (c.corners[0].center[1], c.corners[0].center[0]))
+    return cards

@@ -1,0 +1,60 @@
+"""Reading photos: any format PIL reads, EXIF rotation applied, clear errors.
+
+Every failure raises `ImageError` with a message that names the file, so the
+command line can print it as one line (exit status 2).
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from vision.errors import ImageError
+
+# Photos from modern phones are large but well below this; PIL's own guard
+# (about 179 Mpx) would otherwise raise a warning-turned-error we word ourselves.
+_MAX_PIXELS = 250_000_000
+
+
+def load_image(path: Path) -> np.ndarray:
+    """Read a photo as a BGR uint8 array (H x W x 3), upright as its EXIF says.
+
+    Raises ImageError naming the file when it is missing, a folder, empty,
+    not an image, truncated, or has no pixels.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise ImageError(f"photo not found: {path}")
+    if path.is_dir():
+        raise ImageError(f"photo is a folder, not an image file: {path}")
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise ImageError(f"cannot read photo {path}: {exc.strerror or exc}") from exc
+    if size == 0:
+        raise ImageError(f"photo is an empty file (0 bytes): {path}")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            previous = Image.MAX_IMAGE_PIXELS
+            Image.MAX_IMAGE_PIXELS = _MAX_PIXELS
+            try:
+                with Image.open(path) as img:
+                    img.load()
+                    upright = ImageOps.exif_transpose(img)
+                    rgb = upright.convert("RGB")
+            finally:
+                Image.MAX_IMAGE_PIXELS = previous
+    except UnidentifiedImageError as exc:
+        raise ImageError(f"not an image (unknown or unsupported format): {path}") from exc
+    except Image.DecompressionBombError as exc:
+        raise ImageError(f"photo is too large to read ({exc}): {path}") from exc
+    except (OSError, SyntaxError, ValueError) as exc:
+        raise ImageError(f"cannot decode photo {path}: {exc}") from exc
+    array = np.asarray(rgb, dtype=np.uint8)
+    if array.ndim != 3 or array.shape[0] == 0 or array.shape[1] == 0:
+        raise ImageError(f"photo has no pixels: {path}")
+    return np.ascontiguousarray(array[:, :, ::-1])
