@@ -1,0 +1,32 @@
+"""Shared test fixtures: where the optional real photos and the shipped model are."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+MODEL = REPO / "models" / "cards.pt"
+
+
+def real_photos_dir() -> Path:
+    return Path(os.environ.get("HANDFOOT_REAL_PHOTOS", REPO.parent / "shared" / "real-photos"))
+
+
+@pytest.fixture
+def real_photos() -> Path:
+    """../shared/real-photos, or skip when this checkout has none beside it."""
+    path = real_photos_dir()
+    if not path.is_dir():
+        pytest.skip(f"real photos not found at {path}")
+    return path
+
+
+@pytest.fixture
+def shipped_model() -> Path:
+    """models/cards.pt, or skip when it has not been trained yet."""
+    if not MODEL.is_file():
+        pytest.skip("models/cards.pt not present")
+    return MODEL
