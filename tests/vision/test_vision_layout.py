@@ -1,0 +1,127 @@
+"""Table layout: melds by rank, wilds by column, red threes, backs, unplaced cards."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from synth_cards import CARD_H, CARD_W, card_corners, column
+
+from vision.corners import join_corners
+from vision.detection import Card, Detection
+from vision.layout import (
+    BAREFOOT_MELD_GROUPS,
+    BAREFOOT_WILDS,
+    STANDARD_WILDS,
+    layout_leftover,
+    layout_table,
+)
+
+COL = CARD_W + 10  # distance between meld columns
+
+
+def melds_of(layout) -> list[Counter]:
+    return [Counter(c.cls for c in meld) for meld in layout.melds]
+
+
+def table(*columns_, extra=()):
+    dets = []
+    for k, classes in enumerate(columns_):
+        dets += column(list(classes), 100 + k * COL, 100)
+    return join_corners(dets + list(extra))
+
+
+def test_each_rank_is_one_meld_and_wilds_go_to_their_column():
+    cards = table(["8", "8", "2", "8"], ["K", "JOKER", "K", "K", "2"], ["5", "5", "5"])
+    lay = layout_table(cards, STANDARD_WILDS)
+    assert melds_of(lay) == [
+        Counter({"8": 3, "2": 1}),
+        Counter({"K": 3, "JOKER": 1, "2": 1}),
+        Counter({"5": 3}),
+    ]
+    assert lay.unplaced == [] and lay.backs == [] and lay.red_threes == []
+
+
+def test_wild_at_the_bottom_of_a_column_fully_visible_goes_to_that_column():
+    # the wild is the last card: both its corners show, the second near the next column
+    cards = table(["Q", "Q", "Q", "WILD50"], ["4", "4", "4"])
+    lay = layout_table(cards, STANDARD_WILDS)
+    assert melds_of(lay) == [Counter({"Q": 3, "WILD50": 1}), Counter({"4": 3})]
+
+
+def test_wild_far_from_every_column_is_unplaced_never_dropped():
+    stray = card_corners("JOKER", 100 + 5 * COL, 900)
+    cards = table(["9", "9", "9"], extra=stray)
+    lay = layout_table(cards, STANDARD_WILDS)
+    assert melds_of(lay) == [Counter({"9": 3})]
+    assert [c.cls for c in lay.unplaced] == ["JOKER"]
+    assert len(lay.cards()) == len(cards)
+
+
+def test_red_threes_are_a_row_of_their_own_when_laid():
+    row = card_corners("3R", 100, 500) + card_corners("3R", 100 + COL, 500)
+    cards = table(["A", "A", "A"], extra=row)
+    lay = layout_table(cards, STANDARD_WILDS, red_three_class="3R")
+    assert [c.cls for c in lay.red_threes] == ["3R", "3R"]
+    assert melds_of(lay) == [Counter({"A": 3})]
+
+
+def test_barefoot_threes_are_naturals_and_twos_are_not_wild():
+    cards = table(["3R", "3R", "3R", "WILD20"], ["2", "2", "2"])
+    lay = layout_table(cards, BAREFOOT_WILDS, red_three_class=None)
+    assert lay.red_threes == []
+    assert melds_of(lay) == [Counter({"3R": 3, "WILD20": 1}), Counter({"2": 3})]
+
+
+def test_barefoot_socks_and_shoes_meld_together():
+    cards = table(["SOCK", "SHOE", "SOCK", "SHOE"], ["7", "7", "7"])
+    lay = layout_table(cards, BAREFOOT_WILDS, red_three_class=None, meld_groups=BAREFOOT_MELD_GROUPS)
+    assert melds_of(lay) == [Counter({"SOCK": 2, "SHOE": 2}), Counter({"7": 3})]
+    assert lay.meld_keys == ["CLOTHING", "7"]
+
+
+def test_back_cards_are_kept_for_a_warning():
+    back = Detection("BACK", 0.9, (600.0, 600.0, 600 + CARD_W, 600 + CARD_H))
+    cards = table(["6", "6", "6"], extra=[back])
+    lay = layout_table(cards, STANDARD_WILDS)
+    assert [c.cls for c in lay.backs] == ["BACK"]
+    assert melds_of(lay) == [Counter({"6": 3})]
+
+
+def test_one_rank_in_two_columns_is_one_meld_with_a_note():
+    cards = table(["J", "J", "J"], ["10", "10", "10"], ["J", "J"])
+    lay = layout_table(cards, STANDARD_WILDS)
+    assert Counter({"J": 5}) in melds_of(lay)
+    assert len(lay.melds) == 2
+    assert any("J" in note and "2 columns" in note for note in lay.notes)
+
+
+def test_photo_turned_a_quarter_still_assigns_wilds_by_column():
+    # same table turned 90 degrees: columns run across the photo
+    dets = []
+    for k, classes in enumerate((["8", "8", "JOKER", "8"], ["K", "K", "2", "K"])):
+        y = 100 + k * COL
+        for i, cls in enumerate(classes):
+            last = i == len(classes) - 1
+            dets += card_corners(cls, 800 - i * 26, y, angle=90, which="both" if last else "tl")
+    lay = layout_table(join_corners(dets), STANDARD_WILDS)
+    assert sorted(melds_of(lay), key=lambda c: sorted(c)) == sorted(
+        [Counter({"8": 3, "JOKER": 1}), Counter({"K": 3, "2": 1})], key=lambda c: sorted(c)
+    )
+
+
+def test_leftover_counts_every_face_up_card_and_keeps_backs_apart():
+    dets = []
+    for k, cls in enumerate(["4", "4", "K", "3B", "JOKER"]):
+        dets += card_corners(cls, 100 + k * (CARD_W + 5), 100)
+    dets.append(Detection("BACK", 0.7, (100.0, 300.0, 163.0, 388.0)))
+    left = layout_leftover(join_corners(dets))
+    assert Counter(c.cls for c in left.cards) == Counter({"4": 2, "K": 1, "3B": 1, "JOKER": 1})
+    assert len(left.backs) == 1
+
+
+def test_only_wilds_on_the_table_are_unplaced():
+    cards = join_corners(column(["2", "JOKER", "2"], 100, 100))
+    lay = layout_table(cards, STANDARD_WILDS)
+    assert lay.melds == []
+    assert len(lay.unplaced) == 3
+    assert isinstance(lay.unplaced[0], Card)
