@@ -1,0 +1,49 @@
+"""Deck designs for the synthetic-data generator: every face with its index-corner boxes.
+
+- simple_deck: a traditional deck drawn here (exact boxes; the project's tests use it)
+- procedural_decks: Hand & Foot Remastered and Bare Foot -N- Wild approximations
+- fetched_decks: traditional decks rendered into the cache by `handfoot dataset fetch-decks`
+- load_decks: the mix the scene generator draws from
+- contact_sheet: all faces with their corner boxes drawn, for review
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from datasets.decks.cache import cache_dir, load_deck, read_stored, stored_decks
+from datasets.decks.procedural import procedural_decks
+from datasets.decks.sheet import contact_sheet
+from datasets.decks.simple import simple_deck
+from datasets.faces import Deck
+
+SIMPLE_VARIANTS = 4  # simple-deck seeds load_decks mixes in
+
+
+def fetched_decks(cache: Path | None = None) -> list[Deck]:
+    """The traditional decks rendered into the cache that belong in the default mix.
+
+    Decks with foreign indices or four-colour suits are cached but left out.
+    An empty list when nothing has been fetched yet.
+    """
+    decks = []
+    for folder in stored_decks(cache_dir(cache)):
+        stored = read_stored(folder)
+        if stored is None or not stored.in_default_mix:
+            continue
+        deck = load_deck(folder)
+        if deck is not None:
+            decks.append(deck)
+    return decks
+
+
+def load_decks(cache: Path | None = None, fetched: bool = True, seed: int = 0) -> list[Deck]:
+    """Every deck the scene generator should mix: simple-deck variants, procedural decks, fetched decks."""
+    decks = [simple_deck(seed * 100 + i) for i in range(SIMPLE_VARIANTS)]
+    decks += procedural_decks(seed)
+    if fetched:
+        decks += fetched_decks(cache)
+    return decks
+
+
+__all__ = ["contact_sheet", "fetched_decks", "load_decks", "procedural_decks", "simple_deck"]
