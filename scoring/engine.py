@@ -105,11 +105,14 @@ def score_side(rules: Rules, round_no: int, side: SideRound) -> SideResult:
     # Going out.
     if side.went_out:
         ok = True
-        if left_cards:
+        # The player going out empties hand and foot; partners may still hold cards.
+        if side.leftover and all(len(cards) for cards in side.leftover):
             ok = False
+            held = min(len(cards) for cards in side.leftover)
+            who = "every player still holds cards" if len(side.leftover) > 1 else \
+                f"{_plural(held, 'card')} still in hand and foot"
             findings.append(Finding(
-                ERROR, f"went out with {_plural(left_cards, 'card')} still in hand and foot: "
-                "no going-out bonus", name))
+                ERROR, f"went out with {who}: no going-out bonus", name))
         need_clean, need_dirty = rules.books_to_go_out(round_no, side.is_partnership)
         clean = sum(1 for g in groups if g.meld.kind == "clean")
         dirty = sum(1 for g in groups if g.meld.kind == "dirty")

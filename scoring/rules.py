@@ -195,6 +195,8 @@ def _resolve_base(data: Mapping[str, Any], presets: Mapping[str, dict], seen: tu
     merged = _merge(parent, {k: v for k, v in data.items() if k != "base"})
     if "name" not in data:
         merged["name"] = f"{base} (custom)"
+    if "title" not in data:
+        merged["title"] = f"based on {base}"
     return merged
 
 

@@ -1,0 +1,70 @@
+"""Load rule sets: the bundled presets (scoring/presets/*.toml) or a user's rules file."""
+
+from __future__ import annotations
+
+import tomllib
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from handfoot.errors import UserError
+from scoring.rules import Rules, RulesError, rules_from_dict
+
+
+@lru_cache(maxsize=1)
+def _preset_dicts() -> dict[str, dict[str, Any]]:
+    folder = resources.files("scoring").joinpath("presets")
+    out: dict[str, dict[str, Any]] = {}
+    for entry in folder.iterdir():
+        if entry.name.endswith(".toml"):
+            out[entry.name[: -len(".toml")]] = tomllib.loads(entry.read_text(encoding="utf-8"))
+    return out
+
+
+def preset_dicts() -> dict[str, dict[str, Any]]:
+    """The raw preset tables by name (a copy: callers may not change the bundled ones)."""
+    return {name: dict(data) for name, data in _preset_dicts().items()}
+
+
+def preset_names() -> list[str]:
+    """The names of the bundled rule presets, sorted."""
+    return sorted(_preset_dicts())
+
+
+def _looks_like_path(text: str) -> bool:
+    return text.endswith(".toml") or "/" in text or "\\" in text
+
+
+def load_rules(name_or_path: str, relative_to: Path | None = None) -> Rules:
+    """A preset by name, or a rules file (TOML) by path (relative paths against `relative_to`).
+
+    Raises UserError (exit 2) for an unknown preset (listing the presets), an
+    unreadable or malformed file, or a rules error (naming the bad key or value).
+    """
+    presets = _preset_dicts()
+    if name_or_path in presets:
+        return rules_from_dict(presets[name_or_path], presets)
+    path = Path(name_or_path).expanduser()
+    if relative_to is not None and not path.is_absolute():
+        path = relative_to / path
+    if not path.is_file():
+        if _looks_like_path(name_or_path):
+            raise UserError(f"rules file not found: {path}")
+        raise UserError(
+            f"unknown rule preset {name_or_path!r}; presets: {', '.join(preset_names())} "
+            "(or give the path of a rules .toml file)"
+        )
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UserError(f"cannot read rules file {path}: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise UserError(f"rules file {path} is not UTF-8 text") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"rules file {path} is not valid TOML: {exc}") from exc
+    data.setdefault("name", path.stem)
+    try:
+        return rules_from_dict(data, presets)
+    except RulesError as exc:
+        raise UserError(f"rules file {path}: {exc}") from exc
