@@ -1,0 +1,344 @@
+"""Every cell of DESIGN.md's preset table, checked by scoring cards under each preset.
+
+Each expectation carries the sentence of the rule text it comes from; when the
+rule texts sit beside the checkout (../shared/rules) the quotes are checked too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from handfoot.rules_files import preset_names
+from scoring.engine import card_value
+from scoring_helpers import PRESETS, STANDARD, line, messages, rules, side
+
+RULE_TEXTS = Path(__file__).resolve().parents[3] / "shared" / "rules"
+
+SOURCE = {
+    "bare-foot-n-wild": "barefoot-n-wild.txt",
+    "remastered-singles": "remastered-singles.txt",
+    "magnolia-point": "magnolia-point.txt",
+    "family-game-knights": "family-game-knights.txt",
+    "online-classic": "online-classic.txt",
+}
+
+# (preset, a sentence of its rule text backing a cell of the table)
+QUOTES = [
+    ("bare-foot-n-wild", "have the highest amount of points at the end of five rounds"),
+    ("bare-foot-n-wild", "Round Five: 250 points"),
+    ("bare-foot-n-wild", "Numbers 11 & 12:  20 points"),
+    ("bare-foot-n-wild", "Clothing Stack:      1,000 points"),
+    ("bare-foot-n-wild", "additional Wild cards may not be added to a Dirty Stack after it is completed"),
+    ("bare-foot-n-wild", "both players in the partnership must have played their Foot"),
+    ("remastered-singles", "Each game consists of 4 rounds"),
+    ("remastered-singles", "a Clean book of seven 4s would be worth 700 points plus 5 points for each card"),
+    ("remastered-singles", "three 4s would be worth 15 points and six 10s would be 60 points"),
+    ("remastered-singles", "Natural cards can be added to complete books, wild cards cannot."),
+    ("magnolia-point", "First game you must have 60 points (next 90/120/150)"),
+    ("magnolia-point", "You need 3 red/ clean books (no wild cards) and 4 black/dirty books"),
+    ("magnolia-point", "First team out gets 500 points"),
+    ("magnolia-point", "(7) Red 3s\t1000 pts"),
+    ("family-game-knights", "Red Three's\t500 points"),
+    ("family-game-knights", "to go out on round four, the requirement is to possess at least two Clean and three Dirty piles"),
+    ("online-classic", "Red 3 : (Hearts / Diamonds) : -300 points"),
+    ("online-classic", "Team bonus for ending the round : +100"),
+]
+
+
+@pytest.mark.parametrize(("preset", "quote"), QUOTES)
+def test_quoted_rule_text_backs_the_table(preset: str, quote: str) -> None:
+    path = RULE_TEXTS / SOURCE[preset]
+    if not path.is_file():
+        pytest.skip(f"rule texts not beside the checkout ({path})")
+    def squash(text: str) -> str:
+        return " ".join(text.split())  # the texts pad with runs of (no-break) spaces
+
+    assert squash(quote) in squash(path.read_text(encoding="utf-8"))
+
+
+def test_the_five_presets_ship_with_their_sources() -> None:
+    assert preset_names() == sorted(PRESETS)
+    for name in PRESETS:
+        r = rules(name)
+        assert r.name == name
+        assert r.source == SOURCE[name]
+
+
+# --- sides, rounds, deck family ---------------------------------------------------------
+
+@pytest.mark.parametrize(("preset", "sides", "rounds", "family"), [
+    ("bare-foot-n-wild", "singles or partners", 5, "barefoot"),
+    ("remastered-singles", "singles, 2-8 players", 4, "standard"),
+    ("magnolia-point", "partnerships", 4, "standard"),
+    ("family-game-knights", "singles or partners", 4, "standard"),
+    ("online-classic", "teams", 4, "standard"),
+])
+def test_sides_rounds_and_deck(preset: str, sides: str, rounds: int, family: str) -> None:
+    r = rules(preset)
+    assert (r.sides, r.rounds, r.family) == (sides, rounds, family)
+    assert side(r, ("4 4 4",), round_no=rounds).total == 15  # the last round scores
+    with pytest.raises(ValueError, match="round"):
+        side(r, ("4 4 4",), round_no=rounds + 1)
+
+
+# --- opening meld by round -----------------------------------------------------------------
+
+OPENING = {
+    "bare-foot-n-wild": [50, 100, 150, 200, 250],
+    "remastered-singles": [60, 90, 120, 150],
+    "magnolia-point": [60, 90, 120, 150],
+    "family-game-knights": [50, 90, 120, 150],
+    "online-classic": [50, 90, 120, 150],
+}
+
+
+def _table_worth(preset: str, points: int) -> tuple[str, ...]:
+    """Melds of 5-point cards worth exactly `points` (a multiple of 5), one rank per meld."""
+    ranks = ["4", "5", "1", "2"] if preset == "bare-foot-n-wild" else ["4", "5", "6", "7"]
+    cards = points // 5
+    out = []
+    for rank in ranks:
+        if cards <= 0:
+            break
+        take = min(cards, 20)
+        if 0 < cards - take < 3:
+            take = cards - 3
+        out.append(" ".join([rank] * take))
+        cards -= take
+    return tuple(out)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_opening_meld_minimum_by_round(preset: str) -> None:
+    for round_no, minimum in enumerate(OPENING[preset], start=1):
+        enough = side(preset, _table_worth(preset, minimum), round_no=round_no)
+        assert line(enough, "cards on table") == minimum
+        assert not messages(enough, "warning"), (round_no, enough.findings)
+        short = side(preset, _table_worth(preset, minimum - 5), round_no=round_no)
+        assert any("opening minimum" in m and str(minimum) in m for m in messages(short, "warning"))
+
+
+# --- card values -----------------------------------------------------------------------------
+
+VALUES = {
+    "bare-foot-n-wild": {"1": 5, "2": 5, "3R": 5, "3B": 5, "4": 5, "5": 5, **{str(n): 10 for n in range(6, 11)},
+                         "11": 20, "12": 20, "WILD20": 20, "WILD50": 50, "SOCK": 50, "SHOE": 100},
+    "remastered-singles": {**{str(n): 5 for n in range(4, 8)}, **{r: 10 for r in ("8", "9", "10", "J", "Q", "K")},
+                           "A": 20, "2": 20, "WILD20": 20, "JOKER": 50, "WILD50": 50},
+    "magnolia-point": {**{str(n): 5 for n in range(4, 9)}, **{r: 10 for r in ("9", "10", "J", "Q", "K")},
+                       "A": 20, "2": 20, "JOKER": 50},
+    "family-game-knights": {**{str(n): 5 for n in range(4, 8)}, **{r: 10 for r in ("8", "9", "10", "J", "Q", "K")},
+                            "A": 20, "2": 20, "JOKER": 50},
+    "online-classic": {**{str(n): 5 for n in range(4, 8)}, **{r: 10 for r in ("8", "9", "10", "J", "Q", "K")},
+                       "A": 20, "2": 20, "JOKER": 50},
+}
+WILDS = {"2", "JOKER", "WILD20", "WILD50"}
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_card_values_on_table_and_in_hand(preset: str) -> None:
+    r = rules(preset)
+    for cls, value in VALUES[preset].items():
+        assert card_value(r, cls) == value, cls
+        held = side(r, (), (cls,))
+        assert held.total == -value, cls
+    naturals = [c for c in VALUES[preset] if c not in WILDS and c not in ("SOCK", "SHOE")]
+    for cls in naturals:
+        laid = side(r, (f"{cls} {cls} {cls}",), round_no=1)
+        assert line(laid, "cards on table") == 3 * VALUES[preset][cls], cls
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_wilds_are_worth_their_value_in_a_meld(preset: str) -> None:
+    if preset == "bare-foot-n-wild":
+        wilds = {"WILD20": 20, "WILD50": 50}     # blue 20, red 50
+    else:
+        wilds = {"2": 20, "JOKER": 50}
+    for cls, value in wilds.items():
+        result = side(preset, (f"9 9 {cls}",))
+        assert line(result, "cards on table") == 2 * card_value(rules(preset), "9") + value
+        assert not messages(result)
+
+
+def test_bare_foot_2_and_3s_are_plain_numbers() -> None:
+    result = side("bare-foot-n-wild", ("2 2 2", "3R 3B 3R"))
+    assert line(result, "cards on table") == 30
+    assert not messages(result)
+
+
+# --- red and black threes --------------------------------------------------------------------
+
+@pytest.mark.parametrize(("preset", "laid_each", "held_each"), [
+    ("remastered-singles", 100, -100),
+    ("magnolia-point", 100, -100),
+])
+def test_red_threes_laid_for_a_bonus(preset: str, laid_each: int, held_each: int) -> None:
+    laid = side(preset, ("3R 3R",))
+    assert line(laid, "red 3s laid (2)") == 2 * laid_each
+    assert laid.total == 2 * laid_each and not messages(laid)
+    held = side(preset, (), ("3R",))
+    assert held.total == held_each
+
+
+def test_magnolia_all_seven_red_threes_score_1000_instead() -> None:
+    six = side("magnolia-point", ("3R " * 6,))
+    seven = side("magnolia-point", ("3R " * 7,))
+    assert six.total == 600
+    assert seven.total == 1000
+    assert line(seven, "all red 3s laid (7)") == 1000
+
+
+@pytest.mark.parametrize(("preset", "held_each"), [("family-game-knights", -500), ("online-classic", -300)])
+def test_red_threes_never_laid(preset: str, held_each: int) -> None:
+    held = side(preset, (), ("3R 3R",))
+    assert held.total == 2 * held_each
+    on_table = side(preset, ("3R",))
+    assert any("never laid" in m for m in messages(on_table))
+    assert on_table.total == held_each
+
+
+@pytest.mark.parametrize(("preset", "each"), [
+    ("remastered-singles", -100), ("magnolia-point", -5), ("family-game-knights", -5), ("online-classic", -5),
+])
+def test_black_threes_count_against_in_hand(preset: str, each: int) -> None:
+    result = side(preset, (), ("3B 3B 3B",))
+    assert result.total == 3 * each
+    assert line(result, "black 3s left in hand and foot (3)") == 3 * each
+
+
+# --- books ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("preset", "clean", "dirty"), [
+    ("bare-foot-n-wild", 500, 300), ("remastered-singles", 700, 300), ("magnolia-point", 500, 300),
+    ("family-game-knights", 500, 300), ("online-classic", 500, 300),
+])
+def test_book_bonuses(preset: str, clean: int, dirty: int) -> None:
+    wild = "WILD20" if preset == "bare-foot-n-wild" else "2"
+    result = side(preset, ("9 9 9 9 9 9 9", f"10 10 10 10 10 {wild} {wild}", "5 5 5 5 5 5"))
+    assert line(result, "clean book of 9s") == clean
+    assert line(result, "dirty book of 10s") == dirty
+    assert line(result, "clean book of 5s") is None        # six cards: not a book
+    assert result.total == clean + dirty + 7 * 10 + 5 * 10 + 2 * 20 + 6 * card_value(rules(preset), "5")
+
+
+# --- clothing (Bare Foot) ------------------------------------------------------------------
+
+def test_clothing_stack_scores_1000_plus_its_cards() -> None:
+    result = side("bare-foot-n-wild", ("SOCK SOCK SOCK SHOE SHOE SHOE SHOE", "6 6 6 6 6 6 6 6"))
+    assert line(result, "clothing stack") == 1000
+    assert result.total == 1000 + 3 * 50 + 4 * 100 + 500 + 80
+
+
+def test_clothing_not_in_a_stack_counts_against_even_on_the_table() -> None:
+    result = side("bare-foot-n-wild", ("SOCK SHOE SHOE", "8 8 8 8 8 8 8 8 8 8 8 8 8 8 8 8"), ("SOCK",))
+    assert line(result, "clothing cards not in a stack") == -250
+    assert line(result, "left in hand and foot") == -50
+    assert not messages(result)
+
+
+def test_clothing_counts_five_toward_the_opening_meld() -> None:
+    # 7 clothing cards count 35 toward round 1's 50: with 3 fives (15) it is exactly 50.
+    ok = side("bare-foot-n-wild", ("SOCK SOCK SOCK SOCK SHOE SHOE SHOE", "5 5 5"))
+    assert not messages(ok, "warning")
+    short = side("bare-foot-n-wild", ("SOCK SOCK SOCK SOCK SHOE SHOE SHOE", "4 4"))
+    assert any("opening minimum" in m for m in messages(short, "warning"))
+
+
+@pytest.mark.parametrize("preset", STANDARD)
+def test_clothing_cards_are_foreign_to_standard_decks(preset: str) -> None:
+    result = side(preset, (), ("SOCK",))
+    assert result.total == 0
+    assert any("SOCK" in m and "not a card" in m for m in messages(result))
+
+
+# --- going out --------------------------------------------------------------------------------
+
+def _books(preset: str, clean: int, dirty: int) -> tuple[str, ...]:
+    ranks = ["1", "4", "5", "6", "7", "8", "9", "10", "11", "12"] if preset == "bare-foot-n-wild" \
+        else ["4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    wild = "WILD20" if preset == "bare-foot-n-wild" else "2"
+    out = [" ".join([ranks.pop()] * 7) for _ in range(clean)]
+    out += [" ".join([ranks.pop()] * 5 + [wild] * 2) for _ in range(dirty)]
+    return tuple(out)
+
+
+GOING_OUT = {  # preset: (bonus, [(clean, dirty) per round], [partners' (clean, dirty) per round])
+    "bare-foot-n-wild": (0, [(1, 0)] * 5, [(1, 0)] * 5),
+    "remastered-singles": (100, [(1, 1)] * 4, [(1, 1)] * 4),
+    "magnolia-point": (500, [(3, 4)] * 4, [(3, 4)] * 4),
+    "family-game-knights": (100, [(1, 1)] * 3 + [(2, 2)], [(1, 1)] * 3 + [(2, 3)]),
+    "online-classic": (100, [(1, 1)] * 4, [(1, 1)] * 4),
+}
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("partners", [False, True])
+def test_going_out_bonus_and_requirements(preset: str, partners: bool) -> None:
+    bonus, singles, pairs = GOING_OUT[preset]
+    leftover = ("", "") if partners else ("",)
+    for round_no, (clean, dirty) in enumerate(pairs if partners else singles, start=1):
+        met = side(preset, _books(preset, clean, dirty), leftover, round_no=round_no, went_out=True)
+        assert not messages(met), (round_no, met.findings)
+        assert line(met, "going out") == (bonus or None)
+        for short in ((clean - 1, dirty), (clean, dirty - 1)):
+            if min(short) < 0:
+                continue
+            missed = side(preset, _books(preset, *short), leftover, round_no=round_no, went_out=True)
+            assert line(missed, "going out") is None
+            assert any("no going-out bonus" in m for m in messages(missed)), (round_no, short)
+
+
+def test_partnership_declared_by_key_or_by_two_leftovers() -> None:
+    books = _books("family-game-knights", 2, 2)
+    declared = side("family-game-knights", books, ("",), round_no=4, went_out=True, partners=True)
+    inferred = side("family-game-knights", books, ("", "4 4"), round_no=4, went_out=True)
+    single = side("family-game-knights", books, ("",), round_no=4, went_out=True)
+    assert line(single, "going out") == 100
+    for result in (declared, inferred):
+        assert line(result, "going out") is None
+        assert any("3 dirty" in m for m in messages(result))
+
+
+def test_bare_foot_started_clothing_set_blocks_going_out() -> None:
+    books = _books("bare-foot-n-wild", 1, 0)
+    out = side("bare-foot-n-wild", books + ("SOCK SOCK SHOE",), ("",), round_no=1, went_out=True)
+    assert any("clothing set" in m for m in messages(out))
+    stacked = side("bare-foot-n-wild", books + ("SOCK " * 7,), ("",), round_no=1, went_out=True)
+    assert not messages(stacked)
+
+
+# --- perfect deal ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("preset", "bonus"), [
+    ("bare-foot-n-wild", 0), ("remastered-singles", 100), ("magnolia-point", 100),
+    ("family-game-knights", 100), ("online-classic", 0),
+])
+def test_perfect_deal_bonus(preset: str, bonus: int) -> None:
+    result = side(preset, (), (), perfect_deal=True)
+    assert result.total == bonus
+    if not bonus:
+        assert any("perfect deal" in m for m in messages(result, "warning"))
+
+
+# --- wild limit -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("preset", "naturals", "wilds", "valid"), [
+    # naturals > wilds everywhere
+    *[(p, 3, 2, True) for p in PRESETS],
+    *[(p, 3, 3, False) for p in PRESETS],
+    *[(p, 2, 1, True) for p in PRESETS],
+    # a fourth wild needs 9+ cards: it went onto a finished book (Bare Foot, Remastered text)
+    ("bare-foot-n-wild", 9, 4, False), ("remastered-singles", 9, 4, False),
+    # Magnolia: at most 3 wilds in a book
+    ("magnolia-point", 9, 4, False), ("magnolia-point", 4, 3, True),
+    # Family Game Knights and online: only naturals > wilds
+    ("family-game-knights", 5, 4, True), ("online-classic", 5, 4, True),
+    ("family-game-knights", 4, 4, False), ("online-classic", 6, 6, False),
+])
+def test_wild_limit(preset: str, naturals: int, wilds: int, valid: bool) -> None:
+    wild = "WILD50" if preset == "bare-foot-n-wild" else "JOKER"
+    result = side(preset, (" ".join(["10"] * naturals + [wild] * wilds),))
+    too_many = [m for m in messages(result) if "too many wilds" in m]
+    assert bool(too_many) != valid, result.findings
