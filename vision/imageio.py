@@ -58,3 +58,27 @@ def load_image(path: Path) -> np.ndarray:
     if array.ndim != 3 or array.shape[0] == 0 or array.shape[1] == 0:
         raise ImageError(f"photo has no pixels: {path}")
     return np.ascontiguousarray(array[:, :, ::-1])
+
+
+def check_image(path: Path) -> tuple[int, int]:
+    """Cheaply check that a photo exists and is an image (reads only its header).
+
+    Returns (width, height) as stored; raises ImageError naming the file.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise ImageError(f"photo not found: {path}")
+    if path.is_dir():
+        raise ImageError(f"photo is a folder, not an image file: {path}")
+    if path.stat().st_size == 0:
+        raise ImageError(f"photo is an empty file (0 bytes): {path}")
+    try:
+        with Image.open(path) as img:
+            width, height = img.size
+    except UnidentifiedImageError as exc:
+        raise ImageError(f"not an image (unknown or unsupported format): {path}") from exc
+    except (OSError, SyntaxError, ValueError) as exc:
+        raise ImageError(f"cannot decode photo {path}: {exc}") from exc
+    if width == 0 or height == 0:
+        raise ImageError(f"photo has no pixels: {path}")
+    return width, height
