@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from scoring.model import ERROR, RoundResult, SideResult
@@ -35,24 +36,24 @@ def _signed(points: int) -> str:
 
 def side_table(side: SideResult) -> Table:
     """One side's breakdown as a rich table: a line per item and the total."""
-    table = Table(title=f"{side.name}", title_justify="left", show_footer=True)
+    table = Table(title=escape(side.name), title_justify="left", show_footer=True)
     table.add_column("item", footer="total")
     table.add_column("points", justify="right", footer=f"[bold]{side.total}[/]")
     for line in side.lines:
         style = "red" if line.points < 0 else None
-        table.add_row(line.label, _signed(line.points), style=style)
+        table.add_row(escape(line.label), _signed(line.points), style=style)
     return table
 
 
 def print_breakdown(console: Console, result: RoundResult) -> None:
     """Print each side's breakdown table and findings, then a one-line summary."""
-    console.print(f"[bold]Round {result.round}[/] under [bold]{result.rules}[/]")
+    console.print(f"[bold]Round {result.round}[/] under [bold]{escape(result.rules)}[/]")
     for side in result.sides:
         console.print(side_table(side))
         for f in side.findings:
             colour = "red" if f.level == ERROR else "yellow"
-            console.print(f"  [{colour}]{f.level}:[/] {f.message}", highlight=False)
-    summary = ", ".join(f"{s.name} {s.total}" for s in result.sides)
+            console.print(f"  [{colour}]{f.level}:[/] {escape(f.message)}", highlight=False)
+    summary = escape(", ".join(f"{s.name} {s.total}" for s in result.sides))
     console.print(f"[bold]Totals:[/] {summary}", highlight=False)
     if result.has_error:
         console.print("[red]The cards break the rules (errors above); totals are provisional.[/]")

@@ -240,11 +240,11 @@ def rules_from_dict(data: Mapping[str, Any], presets: Mapping[str, dict]) -> Rul
             continue
         if key in _SCHEMA and key:
             if not isinstance(value, Mapping):
-                raise RulesError(f"[{key}] must be a table")
+                raise RulesError(f"{key} must be a table of keys (a TOML section)")
             for sub, subvalue in value.items():
                 if sub not in _SCHEMA[key]:
                     known = ", ".join(_SCHEMA[key])
-                    raise RulesError(f"unknown key '{key}.{sub}' in rules (known in [{key}]: {known})")
+                    raise RulesError(f"unknown key '{key}.{sub}' in rules (known in {key}: {known})")
                 kind, field = _SCHEMA[key][sub]
                 fields[field] = _check_type(f"{key}.{sub}", kind, subvalue)
         elif key in _SCHEMA[""]:
@@ -280,7 +280,7 @@ def rules_from_dict(data: Mapping[str, Any], presets: Mapping[str, dict]) -> Rul
 
 def _card_values(family: str, table: Any) -> tuple[tuple[str, int], ...]:
     if not isinstance(table, Mapping):
-        raise RulesError("rules lack the [card_values] table")
+        raise RulesError("rules lack the card_values table")
     keys = VALUE_KEYS[family]
     for key in table:
         if key not in keys:
@@ -289,7 +289,7 @@ def _card_values(family: str, table: Any) -> tuple[tuple[str, int], ...]:
             )
     missing = [k for k in keys if k not in table]
     if missing:
-        raise RulesError(f"[card_values] lacks {', '.join(missing)}")
+        raise RulesError(f"card_values lacks {', '.join(missing)}")
     return tuple((k, _check_type(f"card_values.{k}", _INT, table[k])) for k in keys)
 
 

@@ -45,7 +45,7 @@ def test_unknown_keys_are_named(data: dict, named: str) -> None:
     ({"red_threes": {"laid": 1}}, "red_threes.laid must be true or false"),
     ({"family": "tarot"}, "family must be one of"),
     ({"base": "nope"}, "unknown base preset 'nope'"),
-    ({"books": 7}, r"\[books\] must be a table"),
+    ({"books": 7}, "books must be a table"),
 ])
 def test_bad_values_are_named(data: dict, named: str) -> None:
     with pytest.raises(RulesError, match=named):
