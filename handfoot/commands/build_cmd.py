@@ -1,7 +1,87 @@
-"""Not written yet: registers no command."""
+"""`handfoot dataset build` and `handfoot dataset rounds`: synthetic training sets and evaluation rounds."""
+
+from __future__ import annotations
+
+from pathlib import Path
 
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from handfoot.errors import UserError
+
+
+def _progress() -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    TimeRemainingColumn())
+
+
+def _check_out(out: Path) -> None:
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out {out} exists and is not a folder")
+
+
+def _textures(folder: Path | None) -> list[Path]:
+    from datasets.scenes.backgrounds import texture_files  # noqa: PLC0415
+
+    if folder is None:
+        return []
+    if not folder.is_dir():
+        raise UserError(f"--textures {folder} is not a folder")
+    return texture_files(folder)
+
+
+def build(
+    out: Path = typer.Option(..., "--out", help="Folder to write the data set into (created if missing)."),
+    images: int = typer.Option(..., "--images", min=1, help="How many full scenes to render."),
+    seed: int = typer.Option(1, "--seed", help="Random seed: the same seed gives the same image bytes."),
+    tile: int = typer.Option(320, "--tile", min=64, help="Training tile size in px (cut at native scale)."),
+    val_fraction: float = typer.Option(0.1, "--val-fraction", min=0.0, max=0.9,
+                                       help="Share of scenes kept whole for validation."),
+    decks_cache: Path | None = typer.Option(None, "--decks-cache", help="Deck cache folder (fetched deck designs)."),
+    textures: Path | None = typer.Option(None, "--textures", help="Folder of table-top texture images to mix in."),
+    workers: int = typer.Option(2, "--workers", min=1, help="Worker processes."),
+) -> None:
+    """Render synthetic Hand and Foot photos into a YOLO data set (tiles to train, full frames to validate)."""
+    from datasets.build import build_dataset  # noqa: PLC0415
+
+    _check_out(out)
+    if decks_cache is not None and not decks_cache.is_dir():
+        raise UserError(f"--decks-cache {decks_cache} is not a folder")
+    tex = _textures(textures)
+    console = Console()
+    with _progress() as bar:
+        task = bar.add_task("rendering scenes", total=images)
+        summary = build_dataset(out, images, seed, tile=tile, val_fraction=val_fraction, decks_cache=decks_cache,
+                                workers=workers, textures=tex,
+                                progress=lambda done, total: bar.update(task, completed=done))
+    console.print(
+        f"wrote {summary.get('frames', 0)} frames, {summary.get('train_tiles', 0)} training tiles "
+        f"({summary.get('train_boxes', 0)} boxes, {summary.get('empty_tiles', 0)} empty), "
+        f"{summary.get('val_images', 0)} validation frames in {summary['seconds']} s -> {out / 'data.yaml'}"
+    )
+
+
+def rounds(
+    out: Path = typer.Option(..., "--out", help="Folder to write photos and round files into."),
+    n_rounds: int = typer.Option(..., "--rounds", min=1, help="How many rounds to generate."),
+    seed: int = typer.Option(1, "--seed", help="Random seed."),
+    decks_cache: Path | None = typer.Option(None, "--decks-cache", help="Deck cache folder (fetched deck designs)."),
+) -> None:
+    """Generate scored-round photo sets (table and leftover photos plus round-XXX.toml with the true cards)."""
+    from datasets.scenes.rounds import build_rounds  # noqa: PLC0415
+
+    _check_out(out)
+    if decks_cache is not None and not decks_cache.is_dir():
+        raise UserError(f"--decks-cache {decks_cache} is not a folder")
+    with _progress() as bar:
+        task = bar.add_task("rendering rounds", total=n_rounds)
+        summary = build_rounds(out, n_rounds, seed, decks_cache=decks_cache,
+                               progress=lambda done, total: bar.update(task, completed=done))
+    Console().print(f"wrote {summary['rounds']} rounds, {summary['photos']} photos -> {out}")
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the app."""
+    """Add `build` and `rounds` to the `dataset` command group."""
+    app.command("build")(build)
+    app.command("rounds")(rounds)

@@ -1,0 +1,141 @@
+"""Which cards a deck family has and how Hand and Foot groups them (melds, wilds, red 3s)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from datasets.faces import CardFace, Deck
+
+FAMILY_WEIGHTS: dict[str, float] = {"traditional": 0.6, "remastered": 0.2, "barefoot": 0.2}
+
+_WILDS = {"traditional": ("2", "JOKER"), "remastered": ("WILD20", "WILD50"), "barefoot": ("WILD20", "WILD50")}
+_NATURALS = {
+    "traditional": ("A", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"),
+    "remastered": ("A", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"),
+    "barefoot": ("1", "2", "3R", "3B", "4", "5", "6", "7", "8", "9", "10", "11", "12"),
+}
+_CLOTHING = ("SOCK", "SHOE")
+
+
+@dataclass(frozen=True)
+class FamilyCards:
+    """The classes a family's decks print, by their Hand and Foot role."""
+
+    family: str
+    naturals: tuple[str, ...]
+    wilds: tuple[str, ...]
+    red3: str | None  # the red-3 class laid in its own row (None for Bare Foot)
+    black3: str | None
+    clothing: tuple[str, ...]
+
+    @property
+    def all(self) -> tuple[str, ...]:
+        extra = tuple(c for c in (self.red3, self.black3) if c)
+        return self.naturals + self.wilds + extra + self.clothing
+
+
+def family_cards(family: str, available: set[str] | None = None) -> FamilyCards:
+    """The role table for a family, restricted to classes the decks actually print."""
+    keep = (lambda cs: tuple(c for c in cs if available is None or c in available))
+    if family == "barefoot":
+        return FamilyCards(family, keep(_NATURALS[family]), keep(_WILDS[family]), None, None, keep(_CLOTHING))
+    red3 = "3R" if available is None or "3R" in available else None
+    black3 = "3B" if available is None or "3B" in available else None
+    return FamilyCards(family, keep(_NATURALS[family]), keep(_WILDS[family]), red3, black3, ())
+
+
+def pick_family(rng: np.random.Generator, decks: list[Deck]) -> str:
+    """Sample a deck family (60% traditional, 20% each other) among those present."""
+    present = sorted({d.family for d in decks})
+    weights = np.array([FAMILY_WEIGHTS.get(f, 0.1) for f in present], float)
+    return present[int(rng.choice(len(present), p=weights / weights.sum()))]
+
+
+class CardSource:
+    """Draws card faces for one scene: one family, one to three deck designs shuffled together."""
+
+    def __init__(self, rng: np.random.Generator, decks: list[Deck], family: str) -> None:
+        pool = [d for d in decks if d.family == family and d.faces]
+        if not pool:
+            raise ValueError(f"no deck of family {family!r}")
+        n = 1 if len(pool) == 1 else int(rng.choice([1, 1, 1, 2, 2, 3]))
+        idx = rng.choice(len(pool), size=min(n, len(pool)), replace=False)
+        self.rng = rng
+        self.decks = [pool[int(i)] for i in idx]
+        self.family = family
+        available = set().union(*(d.faces for d in self.decks))
+        self.roles = family_cards(family, available)
+        # one design per class per scene most of the time: several copies look identical
+        self._chosen: dict[str, CardFace] = {}
+
+    def face(self, cls: str) -> CardFace:
+        """A face of class `cls`; repeated calls mostly return the identical face."""
+        if cls in self._chosen and self.rng.random() < 0.85:
+            return self._chosen[cls]
+        options = [f for d in self.decks for f in d.faces.get(cls, [])]
+        if not options:
+            raise KeyError(cls)
+        face = options[int(self.rng.integers(len(options)))]
+        self._chosen.setdefault(cls, face)
+        return face
+
+    def back(self) -> np.ndarray | None:
+        """A card back of one of the scene's decks (None when no deck ships one)."""
+        backs = [b for d in self.decks for b in d.backs]
+        if not backs:
+            return None
+        return backs[int(self.rng.integers(len(backs)))]
+
+    def has(self, cls: str) -> bool:
+        return any(cls in d.faces and d.faces[cls] for d in self.decks)
+
+    def random_class(self) -> str:
+        """Any class the scene's decks print (uniform over classes)."""
+        classes = [c for c in self.roles.all if self.has(c)]
+        return classes[int(self.rng.integers(len(classes)))]
+
+
+def sample_meld(rng: np.random.Generator, roles: FamilyCards, rank: str, size: int, wild_share: float) -> list[str]:
+    """A meld of `size` cards of `rank`, wilds inside it (naturals always outnumber wilds)."""
+    n_wild = 0
+    if roles.wilds and wild_share > 0:
+        n_wild = int(rng.binomial(size, wild_share))
+        n_wild = min(n_wild, (size - 1) // 2)
+    cards = [rank] * (size - n_wild) + [roles.wilds[int(rng.integers(len(roles.wilds)))] for _ in range(n_wild)]
+    # wilds go anywhere but the first card, mostly at the end
+    naturals, wilds = cards[: size - n_wild], cards[size - n_wild:]
+    if rng.random() < 0.5:
+        order = naturals + wilds
+    else:
+        order = [naturals[0]]
+        rest = naturals[1:] + wilds
+        rng.shuffle(rest)
+        order += rest
+    return order
+
+
+def sample_table_melds(rng: np.random.Generator, roles: FamilyCards, n_melds: int) -> list[list[str]]:
+    """Melds of one side: distinct ranks, 3-12 cards, books (7+) common, some wilds."""
+    ranks = list(roles.naturals)
+    if roles.clothing:
+        ranks.append("CLOTHING")
+    n = min(n_melds, len(ranks))
+    chosen = [ranks[int(i)] for i in rng.choice(len(ranks), size=n, replace=False)]
+    melds = []
+    for rank in chosen:
+        size = int(rng.integers(7, 13)) if rng.random() < 0.45 else int(rng.integers(3, 7))
+        if rank == "CLOTHING":
+            melds.append([roles.clothing[int(rng.integers(len(roles.clothing)))] for _ in range(size)])
+            continue
+        wild_share = 0.0 if rng.random() < 0.4 else float(rng.uniform(0.1, 0.45))
+        melds.append(sample_meld(rng, roles, rank, size, wild_share))
+    return melds
+
+
+def sample_hand(rng: np.random.Generator, roles: FamilyCards, n: int) -> list[str]:
+    """Loose cards left in a hand or foot: any class, naturals most often."""
+    pool = list(roles.naturals) * 3 + list(roles.wilds) + list(roles.clothing)
+    pool += [c for c in (roles.red3, roles.black3) if c]
+    return [pool[int(rng.integers(len(pool)))] for _ in range(n)]
