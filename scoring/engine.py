@@ -75,7 +75,7 @@ def score_side(rules: Rules, round_no: int, side: SideRound) -> SideResult:
         ))
 
     # Leftovers: hand and foot of every player of the side.
-    left_cards = left_red3 = left_black3 = 0
+    left_cards = left_plain = left_red3 = left_black3 = 0
     left_value = red3_value = black3_value = 0
     for p, cards in enumerate(side.leftover):
         who = f"player {p + 1}'s hand and foot" if len(side.leftover) > 1 else "hand and foot"
@@ -94,8 +94,9 @@ def score_side(rules: Rules, round_no: int, side: SideRound) -> SideResult:
                 left_black3 += 1
                 black3_value += card_value(rules, cls)
             else:
+                left_plain += 1
                 left_value += card_value(rules, cls)
-    if left_value or (left_cards and not (left_red3 or left_black3)):
+    if left_plain:
         lines.append(Line("left in hand and foot", -left_value))
     if left_red3:
         lines.append(Line(f"red 3s left in hand and foot ({left_red3})", -red3_value))

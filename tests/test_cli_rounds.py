@@ -224,3 +224,27 @@ def test_demo_without_the_example_fails_clearly(capsys, monkeypatch, tmp_path: P
     monkeypatch.setattr(demo_cmd, "EXAMPLE_ROUND", tmp_path / "gone.toml")
     status, _, err = run(capsys, "demo")
     assert status == 2 and "example round file is missing" in err
+
+
+def test_score_game_adds_rounds(tmp_path: Path, capsys) -> None:
+    one = write(tmp_path, GOOD, "r1.toml")
+    two = write(tmp_path, GOOD.replace("round = 1", "round = 2"), "r2.toml")
+    status, out, _ = run(capsys, "score-game", str(two), str(one), "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert [r["round"] for r in data["rounds"]] == [1, 2]
+    per_round = {s["name"]: [r["sides"][i]["total"] for r in data["rounds"]]
+                 for i, s in enumerate(data["rounds"][0]["sides"])}
+    assert data["totals"] == {name: sum(v) for name, v in per_round.items()}
+    status, out, _ = run(capsys, "score-game", str(one), str(two))
+    assert status == 0 and "round 2" in out and str(data["totals"]["Ann"]) in out
+
+
+def test_score_game_refuses_mixed_rules_or_repeated_rounds(tmp_path: Path, capsys) -> None:
+    one = write(tmp_path, GOOD, "r1.toml")
+    other = write(tmp_path, GOOD.replace('"remastered-singles"', '"online-classic"').replace("round = 1", "round = 2"),
+                  "r2.toml")
+    status, _, err = run(capsys, "score-game", str(one), str(other))
+    assert status == 2 and "different rules" in err
+    status, _, err = run(capsys, "score-game", str(one), str(one))
+    assert status == 2 and "round 1 appears twice" in err
