@@ -1,0 +1,312 @@
+"""`handfoot score / audit / rescore` with a fake detector (no model): the command path."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+sys.path.insert(0, str(Path(__file__).parent / "vision"))
+from synth_cards import card_corners, column  # noqa: E402
+
+import vision.detector as detector_module  # noqa: E402
+from handfoot.cli import main  # noqa: E402
+from handfoot.rules_files import load_rules  # noqa: E402
+from scoring.engine import score_round  # noqa: E402
+from scoring.model import SideRound  # noqa: E402
+from vision.detection import Detection  # noqa: E402
+
+RULES = "remastered-singles"
+
+
+class FakeDetector:
+    """Returns fixed detections, chosen by the photo's width (each test photo has its own)."""
+
+    def __init__(self, by_width):
+        self.by_width = by_width
+        self.calls = 0
+
+    def detect(self, image):
+        self.calls += 1
+        return list(self.by_width[image.shape[1]])
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    """Install a fake detector; returns a function registering a photo's detections."""
+    det = FakeDetector({})
+
+    def load(weights=None, config=None):
+        return det
+
+    monkeypatch.setattr(detector_module, "load_detector", load)
+
+    def add(path: Path, detections, width: int) -> Path:
+        Image.fromarray(np.full((700, width, 3), 90, np.uint8)).save(path)
+        det.by_width[width] = detections
+        return path
+
+    add.detector = det
+    return add
+
+
+def run(capsys, *argv):
+    status = main([str(a) for a in argv])
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+TABLE_DETS = (
+    column(["4"] * 7, 100, 100)  # clean book of 4s
+    + column(["K", "K", "JOKER", "K"], 180, 100)  # K meld with a joker in its column
+    + card_corners("3R", 400, 600)
+)
+HAND_DETS = card_corners("9", 100, 100) + card_corners("3B", 200, 100)
+
+
+def expected_total(table, leftover, went_out=False, round_no=1):
+    rules = load_rules(RULES)
+    side = SideRound("Ann", tuple(tuple(g) for g in table), tuple(tuple(g) for g in leftover), went_out)
+    return score_round(rules, round_no, [side]).sides[0].total
+
+
+def test_score_one_side_json_shape_and_total(tmp_path, fake, capsys):
+    table = fake(tmp_path / "table.png", TABLE_DETS, 1001)
+    hand = fake(tmp_path / "hand.png", HAND_DETS, 1002)
+    status, out, _ = run(capsys, "score", table, "--leftover", hand, "--rules", RULES, "--round", 1,
+                         "--name", "Ann", "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert set(data) >= {"rules", "round", "sides", "photos", "input"}
+    side = data["sides"][0]
+    assert side["name"] == "Ann"
+    assert side["total"] == expected_total(
+        [["4"] * 7, ["K", "K", "JOKER", "K"], ["3R"]], [["9", "3B"]]
+    )
+    assert {ln["label"] for ln in side["lines"]} and all(set(ln) == {"label", "points"} for ln in side["lines"])
+    photos = {Path(p["path"]).name: p for p in data["photos"]}
+    assert photos["table.png"]["role"] == "table" and photos["hand.png"]["role"] == "leftover"
+    cards = photos["table.png"]["cards"]
+    assert len(cards) == 12  # 7 + 4 + 1 physical cards, not 14 corners
+    for card in cards:
+        assert set(card) >= {"class", "conf", "box", "corners", "place"}
+        assert len(card["box"]) == 4 and 0 <= card["conf"] <= 1
+    joker = next(c for c in cards if c["class"] == "JOKER")
+    king = next(c for c in cards if c["class"] == "K")
+    assert joker["place"] == "meld" and joker["meld"] == king["meld"]
+    assert next(c for c in cards if c["class"] == "3R")["place"] == "red3"
+
+
+def test_score_prints_the_breakdown_table(tmp_path, fake, capsys):
+    table = fake(tmp_path / "t.png", TABLE_DETS, 1003)
+    status, out, _ = run(capsys, "score", table, "--rules", RULES, "--round", 1, "--name", "Ann")
+    assert status == 0
+    assert "clean book" in out and "Totals:" in out and "12 cards" in out
+
+
+def test_face_down_card_is_a_warning(tmp_path, fake, capsys):
+    back = Detection("BACK", 0.8, (600.0, 400.0, 663.0, 488.0))
+    table = fake(tmp_path / "t.png", TABLE_DETS + [back], 1004)
+    status, out, _ = run(capsys, "score", table, "--rules", RULES, "--round", 1, "--json")
+    data = json.loads(out)
+    findings = data["sides"][0]["findings"]
+    assert status == 0
+    assert any(f["level"] == "warning" and "face down: turn it over and photograph again" in f["message"]
+               for f in findings)
+
+
+def test_stray_wild_is_an_error_finding_with_exit_3(tmp_path, fake, capsys):
+    stray = card_corners("2", 900, 600)
+    table = fake(tmp_path / "t.png", TABLE_DETS + stray, 1005)
+    status, out, _ = run(capsys, "score", table, "--rules", RULES, "--round", 1, "--json")
+    assert status == 3
+    data = json.loads(out)
+    errors = [f["message"] for f in data["sides"][0]["findings"] if f["level"] == "error"]
+    assert any("2" in m and "no meld's column" in m for m in errors)
+    placed = [c["place"] for c in data["photos"][0]["cards"]]
+    assert placed.count("unplaced") == 1
+
+
+@pytest.mark.parametrize(
+    "make, words",
+    [
+        (lambda p: p.write_text("hello"), "not an image"),
+        (lambda p: p.write_bytes(b""), "empty"),
+        (lambda p: None, "not found"),
+    ],
+)
+def test_bad_photo_exits_2_naming_the_file(tmp_path, fake, capsys, make, words):
+    bad = tmp_path / "bad.jpg"
+    make(bad)
+    status, out, err = run(capsys, "score", bad, "--rules", RULES, "--round", 1)
+    assert status == 2
+    assert words in err and "bad.jpg" in err and "Traceback" not in err
+    assert fake.detector.calls == 0
+
+
+def test_bad_leftover_photo_fails_before_any_detection(tmp_path, fake, capsys):
+    table = fake(tmp_path / "t.png", TABLE_DETS, 1006)
+    status, _, err = run(capsys, "score", table, "--leftover", tmp_path / "gone.png", "--rules", RULES,
+                         "--round", 1)
+    assert status == 2 and "gone.png" in err
+    assert fake.detector.calls == 0
+
+
+def test_unknown_rules_and_bad_round_exit_2(tmp_path, fake, capsys):
+    table = fake(tmp_path / "t.png", TABLE_DETS, 1007)
+    status, _, err = run(capsys, "score", table, "--rules", "no-such-rules", "--round", 1)
+    assert status == 2 and "no-such-rules" in err
+    status, _, err = run(capsys, "score", table, "--rules", RULES, "--round", 9)
+    assert status == 2 and "--round" in err
+    status, _, err = run(capsys, "score", table, "--round", 1)
+    assert status == 2 and "--rules" in err
+
+
+def test_missing_model_is_a_clean_error(tmp_path, capsys):
+    Image.fromarray(np.zeros((50, 50, 3), np.uint8)).save(tmp_path / "t.png")
+    status, _, err = run(capsys, "score", tmp_path / "t.png", "--rules", RULES, "--round", 1,
+                         "--model", tmp_path / "none.pt")
+    assert status == 2 and "none.pt" in err and "Traceback" not in err
+
+
+def test_round_file_adds_photo_cards_to_typed_ones(tmp_path, fake, capsys):
+    fake(tmp_path / "ann-table.png", TABLE_DETS, 1008)
+    fake(tmp_path / "bob-hand.png", HAND_DETS, 1009)
+    (tmp_path / "round.toml").write_text(
+        f'rules = "{RULES}"\nround = 2\n'
+        '[[sides]]\nname = "Ann"\ntable = ["4"]\nleftover = ["5"]\ntable_photos = ["ann-table.png"]\n'
+        '[[sides]]\nname = "Bob"\ntable = ["Q Q Q"]\nleftover_photos = ["bob-hand.png"]\n'
+    )
+    status, out, _ = run(capsys, "score", tmp_path / "round.toml", "--json")
+    assert status == 0
+    data = json.loads(out)
+    rules = load_rules(RULES)
+    want = score_round(rules, 2, [
+        SideRound("Ann", (("4",) + ("4",) * 7, ("K", "K", "JOKER", "K"), ("3R",)), (("5",),)),
+        SideRound("Bob", (("Q", "Q", "Q"),), (("9", "3B"),)),
+    ])
+    got = {s["name"]: s["total"] for s in data["sides"]}
+    assert got == {s.name: s.total for s in want.sides}
+
+
+def test_typed_only_round_file_needs_no_model(tmp_path, monkeypatch, capsys):
+    def boom(*a, **k):
+        raise AssertionError("the detector must not load without photos")
+
+    monkeypatch.setattr(detector_module, "load_detector", boom)
+    (tmp_path / "r.toml").write_text(f'rules = "{RULES}"\nround = 1\n[[sides]]\nname = "A"\ntable = ["5 5 5"]\n')
+    status, out, _ = run(capsys, "score", tmp_path / "r.toml", "--json")
+    assert status == 0 and json.loads(out)["photos"] == []
+
+
+def test_round_file_rejects_single_photo_options(tmp_path, capsys):
+    (tmp_path / "r.toml").write_text(f'rules = "{RULES}"\nround = 1\n[[sides]]\nname = "A"\ntable = ["5 5 5"]\n')
+    status, _, err = run(capsys, "score", tmp_path / "r.toml", "--rules", RULES)
+    assert status == 2 and "--rules" in err
+
+
+def test_fix_changes_the_least_confident_card(tmp_path, fake, capsys):
+    dets = column(["8", "8", "8", "8"], 100, 100)
+    dets[1] = Detection("8", 0.41, dets[1].box)  # the one to change
+    table = fake(tmp_path / "t.png", dets + column(["9", "9", "9"], 180, 100), 1010)
+    status, out, _ = run(capsys, "score", table, "--rules", RULES, "--round", 1, "--json", "--fix", "8->9")
+    assert status == 0
+    cards = json.loads(out)["photos"][0]["cards"]
+    fixed = [c for c in cards if c.get("fixed")]
+    assert len(fixed) == 1 and fixed[0]["class"] == "9"
+    assert fixed[0]["box"][1] == pytest.approx(dets[1].box[1], abs=0.2)
+    assert sum(c["class"] == "8" for c in cards) == 3 and sum(c["class"] == "9" for c in cards) == 4
+
+
+def test_fix_delete_and_add(tmp_path, fake, capsys):
+    table = fake(tmp_path / "t.png", column(["8"] * 4, 100, 100), 1011)
+    status, out, _ = run(capsys, "score", table, "--rules", RULES, "--round", 1, "--json",
+                         "--fix", "8->", "--fix", "->K@table", "--fix", "->5@leftover")
+    assert status == 3  # a lone K is not a meld: an error finding
+    data = json.loads(out)
+    assert sum(c["class"] == "8" for c in data["photos"][0]["cards"]) == 3
+    want = expected_total([["8"] * 3, ["K"]], [["5"]])
+    assert data["sides"][0]["total"] == want
+
+
+@pytest.mark.parametrize("bad", ["8=>9", "X->9", "->K@sofa", "8->9@table"])
+def test_bad_fix_is_a_clean_error(tmp_path, fake, capsys, bad):
+    table = fake(tmp_path / "t.png", TABLE_DETS, 1012)
+    status, _, err = run(capsys, "score", table, "--rules", RULES, "--round", 1, "--fix", bad)
+    assert status == 2 and "--fix" in err
+
+
+def test_fix_without_such_a_card_is_a_clean_error(tmp_path, fake, capsys):
+    table = fake(tmp_path / "t.png", TABLE_DETS, 1013)
+    status, _, err = run(capsys, "score", table, "--rules", RULES, "--round", 1, "--fix", "7->8")
+    assert status == 2 and "no detected 7" in err
+
+
+def test_out_writes_annotated_images_and_rescore_reads_edits(tmp_path, fake, capsys):
+    table = fake(tmp_path / "t.png", TABLE_DETS, 1014)
+    hand = fake(tmp_path / "h.png", HAND_DETS, 1015)
+    out_dir = tmp_path / "out"
+    status, out, _ = run(capsys, "score", table, "--leftover", hand, "--rules", RULES, "--round", 1,
+                         "--name", "Ann", "--json", "--out", out_dir)
+    assert status == 0
+    first = json.loads(out)
+    for name in ("t.annotated.jpg", "h.annotated.jpg", "result.json"):
+        assert (out_dir / name).is_file()
+    annotated = Image.open(out_dir / "t.annotated.jpg")
+    assert annotated.width == 1014 and annotated.height > 700  # photo plus a findings band
+
+    # unchanged: same total, without the model
+    status, out, _ = run(capsys, "rescore", out_dir / "result.json", "--json")
+    assert status == 0 and json.loads(out)["sides"][0]["total"] == first["sides"][0]["total"]
+
+    # the player says the 9 left in hand is really a K
+    saved = json.loads((out_dir / "result.json").read_text())
+    hand_photo = next(p for p in saved["photos"] if p["role"] == "leftover")
+    next(c for c in hand_photo["cards"] if c["class"] == "9")["class"] = "K"
+    (out_dir / "result.json").write_text(json.dumps(saved))
+    status, out, _ = run(capsys, "rescore", out_dir / "result.json", "--json")
+    assert json.loads(out)["sides"][0]["total"] == expected_total(
+        [["4"] * 7, ["K", "K", "JOKER", "K"], ["3R"]], [["K", "3B"]]
+    )
+
+
+def test_rescore_bad_file_is_a_clean_error(tmp_path, capsys):
+    status, _, err = run(capsys, "rescore", tmp_path / "none.json")
+    assert status == 2 and "none.json" in err
+    (tmp_path / "x.json").write_text('{"photos": []}')
+    status, _, err = run(capsys, "rescore", tmp_path / "x.json")
+    assert status == 2 and "input" in err
+
+
+def test_audit_explains_the_difference_and_lists_unsure_cards(tmp_path, fake, capsys):
+    dets = list(TABLE_DETS)
+    dets[2] = Detection("4", 0.33, dets[2].box)
+    fake(tmp_path / "ann.png", dets, 1016)
+    (tmp_path / "round.toml").write_text(
+        f'rules = "{RULES}"\nround = 1\n[[sides]]\nname = "Ann"\ntable_photos = ["ann.png"]\n'
+        '[[sides]]\nname = "Bob"\ntable = ["Q Q Q"]\n'
+    )
+    total = expected_total([["4"] * 7, ["K", "K", "JOKER", "K"], ["3R"]], [])
+    red3 = load_rules(RULES).value("red3")  # what one laid red 3 is worth
+    claimed = f"Ann={total - red3},Bob=30"
+    status, out, _ = run(capsys, "audit", tmp_path / "round.toml", "--claimed", claimed, "--json")
+    assert status == 0
+    audit = json.loads(out)
+    ann = next(s for s in audit["sides"] if s["name"] == "Ann")
+    assert ann["difference"] == -red3
+    assert any(len(c) == 1 and "red 3" in c[0]["label"] for c in ann["explained_by"])
+    first = audit["least_sure"][0]
+    assert first["class"] == "4" and first["conf"] == pytest.approx(0.33)
+    assert Path(first["photo"]).name == "ann.png"
+    status, out, _ = run(capsys, "audit", tmp_path / "round.toml", "--claimed", claimed)
+    assert "least sure" in out and "red 3s laid" in out
+
+
+def test_audit_rejects_unknown_side(tmp_path, capsys):
+    (tmp_path / "r.toml").write_text(f'rules = "{RULES}"\nround = 1\n[[sides]]\nname = "A"\ntable = ["5 5 5"]\n')
+    status, _, err = run(capsys, "audit", tmp_path / "r.toml", "--claimed", "Zed=10")
+    assert status == 2 and "Zed" in err
