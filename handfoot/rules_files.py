@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import tomllib
 from functools import lru_cache
 from importlib import resources
@@ -24,7 +25,7 @@ def _preset_dicts() -> dict[str, dict[str, Any]]:
 
 def preset_dicts() -> dict[str, dict[str, Any]]:
     """The raw preset tables by name (a copy: callers may not change the bundled ones)."""
-    return {name: dict(data) for name, data in _preset_dicts().items()}
+    return copy.deepcopy(_preset_dicts())
 
 
 def preset_names() -> list[str]:

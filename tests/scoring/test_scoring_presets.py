@@ -26,24 +26,79 @@ SOURCE = {
 
 # (preset, a sentence of its rule text backing a cell of the table)
 QUOTES = [
-    ("bare-foot-n-wild", "have the highest amount of points at the end of five rounds"),
-    ("bare-foot-n-wild", "Round Five: 250 points"),
-    ("bare-foot-n-wild", "Numbers 11 & 12:  20 points"),
-    ("bare-foot-n-wild", "Clothing Stack:      1,000 points"),
-    ("bare-foot-n-wild", "additional Wild cards may not be added to a Dirty Stack after it is completed"),
+    # bare-foot-n-wild
+    ("bare-foot-n-wild", "have the highest amount of points at the end of five rounds"),                 # rounds
+    ("bare-foot-n-wild", "Round One: 50 points"), ("bare-foot-n-wild", "Round Five: 250 points"),     # opening
+    ("bare-foot-n-wild", "Numbers 1-5: 5 points"), ("bare-foot-n-wild", "Numbers 6-10: 10 points"),
+    ("bare-foot-n-wild", "Numbers 11 & 12: 20 points"),                                              # naturals
+    ("bare-foot-n-wild", "Blue Wild: 20 points"), ("bare-foot-n-wild", "Red Wild: 50 points"),      # wilds
+    ("bare-foot-n-wild", "Clean Stack: 500 points"), ("bare-foot-n-wild", "Dirty Stack: 300 points"),  # books
+    ("bare-foot-n-wild", "Clothing Stack: 1,000 points"),
+    ("bare-foot-n-wild", "No wild cards may be played with the clothing cards"),                     # other books
+    ("bare-foot-n-wild", "Sock: 50 points"), ("bare-foot-n-wild", "Shoe:"),
+    ("bare-foot-n-wild", "all clothing cards in an uncompleted set count against the player, even if they are laid on the table"),
+    ("bare-foot-n-wild", "Clothing Cards Meld Value: 5 points"),                                     # clothing
+    ("bare-foot-n-wild", "If a player or partnership has completed a Clean Stack"),                  # to go out
     ("bare-foot-n-wild", "both players in the partnership must have played their Foot"),
-    ("remastered-singles", "Each game consists of 4 rounds"),
+    ("bare-foot-n-wild", "that set must be completed into a Clothing Stack before ending the round"),
+    ("bare-foot-n-wild", "there must always be more numbered cards than wild cards in a dirty set"),  # wild limit
+    ("bare-foot-n-wild", "additional Wild cards may not be added to a Dirty Stack after it is completed"),
+    # remastered-singles
+    ("remastered-singles", "Singles games are played with 2 to 8 Players."),                          # sides
+    ("remastered-singles", "Each game consists of 4 rounds"),                                         # rounds
+    ("remastered-singles", "Round 1\n\n60\n\nRound 2\n\n90\n\nRound 3\n\n120\n\nRound 4\n\n150"),    # opening
+    ("remastered-singles", "4–7\n\n5\n\n8–King\n\n10\n\nAce\n\n20"),                                 # naturals
+    ("remastered-singles", "Wild (2)\n\n20\n\nWild (Joker)\n\n50"),                                   # wilds
+    ("remastered-singles", "Red 3s are worth 100 points and should be immediately played"),           # red 3
+    ("remastered-singles", "Black 3s are -100 points"),                                               # black 3
+    ("remastered-singles", "Clean book\n\n700\n\nDirty book\n\n300\n\nGoing out\n\n100"),             # books, out
+    ("remastered-singles", "a 100-point bonus is awarded for a “perfect deal.”"),                     # exactly 22
+    ("remastered-singles", "you must complete at least one Clean and one Dirty book"),                # to go out
+    ("remastered-singles", "Must always have one more natural card than Wild."),                      # wild limit
+    ("remastered-singles", "Natural cards can be added to complete books, wild cards cannot."),
     ("remastered-singles", "a Clean book of seven 4s would be worth 700 points plus 5 points for each card"),
     ("remastered-singles", "three 4s would be worth 15 points and six 10s would be 60 points"),
-    ("remastered-singles", "Natural cards can be added to complete books, wild cards cannot."),
-    ("magnolia-point", "First game you must have 60 points (next 90/120/150)"),
-    ("magnolia-point", "You need 3 red/ clean books (no wild cards) and 4 black/dirty books"),
-    ("magnolia-point", "First team out gets 500 points"),
-    ("magnolia-point", "(7) Red 3s\t1000 pts"),
-    ("family-game-knights", "Red Three's\t500 points"),
+    # magnolia-point
+    ("magnolia-point", "draw a card to find your partner"),                                           # sides
+    ("magnolia-point", "Round 1 Meld 60\tRound 2 Meld 90\tRound 3 Meld 120\tRound 4 Meld 150"),       # rounds, opening
+    ("magnolia-point", "4 thru 8 = 5 points"), ("magnolia-point", "King/Queen/Jack/Ten or Nine = 10 points"),
+    ("magnolia-point", "Ace = 20 points"),                                                            # naturals
+    ("magnolia-point", "joker (wild card) = 50 points"), ("magnolia-point", "2's (wild card) = 20 points"),
+    ("magnolia-point", "Red 3 = 100 (if you get a clean run of 7 = 1000 points/if caught in your foot = 100 points deducted)"),
+    ("magnolia-point", "Black 3s - 8\t5 pts"),                                                         # black 3
+    ("magnolia-point", "Red Books (all same card) = 500 Points"),
+    ("magnolia-point", "Black Books (books with wild cards) = 300 points"),                           # books
+    ("magnolia-point", "First team out gets 500 points"),                                             # going out
+    ("magnolia-point", "if you pick exactly 22 cards, you get 100 points"),                          # exactly 22
+    ("magnolia-point", "You need 3 red/ clean books (no wild cards) and 4 black/dirty books"),        # to go out
+    ("magnolia-point", "Both partners must be in their foot"),
+    ("magnolia-point", "the most wilds would be 3 for a run of 7"),                                   # wild limit
+    ("magnolia-point", "Dirty Books - 1-3 wild cards"),
+    # family-game-knights
+    ("family-game-knights", "Score the most points in four rounds."),                                 # rounds
+    ("family-game-knights", "First Round: 50 Points | Second Round: 90 Points | Third Round: 120 Points | Fourth Round: 150 Points"),
+    ("family-game-knights", "Two's and Aces\t20 points"), ("family-game-knights", "Eight through King\t10 points"),
+    ("family-game-knights", "Four through Seven\t5 points"), ("family-game-knights", "Joker\t50 points"),
+    ("family-game-knights", "Red Three's\t500 points"), ("family-game-knights", "Black Three's\t5 points"),
+    ("family-game-knights", "the red threes always count as minus 500 points each"),                 # red 3
+    ("family-game-knights", "Each \"Clean\" pile\t500 points"), ("family-game-knights", "Each \"Dirty\" pile\t300 points"),
+    ("family-game-knights", "For \"Going Out\"\t100 points"), ("family-game-knights", "Picking up 22\t100 points"),
+    ("family-game-knights", "To go out on rounds one through three, the requirement is to possess at least one Clean and one Dirty pile."),
+    ("family-game-knights", "To go out on round four, the requirement is to possess at least two Clean and two Dirty piles"),
     ("family-game-knights", "to go out on round four, the requirement is to possess at least two Clean and three Dirty piles"),
+    ("family-game-knights", "In any set of cards you must have at least one more normal card than wild cards."),
+    ("family-game-knights", "This form of Hand and Foot can also be played as a partnership game."),   # sides
+    # online-classic
+    ("online-classic", "Hand and Foot is a team card game played in four rounds."),                   # sides, rounds
+    ("online-classic", "Round 1 : 50 points"), ("online-classic", "Round 4 : 150 points"),            # opening
+    ("online-classic", "4 – 7 : +5 points"), ("online-classic", "8 – King : +10 points"), ("online-classic", "Ace : +20 points"),
+    ("online-classic", "2 : Wild card +20 points"), ("online-classic", "Joker : Wild card +50 points"),
     ("online-classic", "Red 3 : (Hearts / Diamonds) : -300 points"),
+    ("online-classic", "Black 3 : (Spades / Clubs) : -5 points"),
+    ("online-classic", "Clean pile : +500 points"), ("online-classic", "Dirty pile : +300 points"),
     ("online-classic", "Team bonus for ending the round : +100"),
+    ("online-classic", "completed at least 1 clean and 1 dirty pile and all teamates have played at least one card in their foot"),
+    ("online-classic", "2 cards of the same number and a wild"),                                       # wild limit
 ]
 
 
