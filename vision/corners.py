@@ -8,10 +8,12 @@ this module decides which detections are the two corners of one card.
 
 Geometry used (all in units of the index size, so it holds at any scale):
 - the opposite corner of the same card sits about one card diagonal away:
-  centre distance / index size is near `diagonal_ratio` (about 3.8 for poker
-  cards; measured 2.4-4.6 on real phone close-ups, so the window is wide and
-  the ratio is re-estimated from each photo's clear pairs);
-- both corners have about the same index size;
+  centre distance / index size is near `diagonal_ratio` (about 3.7 on real
+  phone close-ups of poker cards, 5.1 on our drawn simple deck, 3.0 for its
+  tall joker index), so the window is wide and the ratio is re-estimated
+  from each photo's own pairs;
+- both corners have about the same index size and box shape (the bottom
+  corner is the top one turned half a turn);
 - the line joining them runs along the card's diagonal: for an upright or
   upside-down card (tall index box) both offsets have the same sign, for a
   card turned a quarter (wide index box) opposite signs. This rule separates
@@ -39,12 +41,13 @@ CONFUSABLE: frozenset[frozenset[str]] = frozenset({frozenset({"6", "9"})})
 class JoinConfig:
     """Tolerances of the corner-joining geometry (ratios are in index sizes)."""
 
-    diagonal_ratio: float = 3.8  # expected corner distance / index size
-    min_ratio: float = 2.2
-    max_ratio: float = 6.5
-    max_size_ratio: float = 1.6  # larger index size / smaller one
-    max_cost: float = 0.6  # |ln(ratio / expected)| plus penalties
+    diagonal_ratio: float = 4.2  # expected corner distance / index size
+    min_ratio: float = 1.9
+    max_ratio: float = 6.8
+    max_size_ratio: float = 2.0  # larger index size / smaller one (perspective)
+    max_cost: float = 0.85  # |ln(ratio / expected)| plus penalties
     clear_aspect: float = 1.5  # box h/w (or w/h) from which orientation is trusted
+    max_aspect_ratio: float = 2.6  # the two corners of a card are boxes of one shape
     adapt: bool = True  # re-estimate diagonal_ratio from this photo's pairs
     adapt_min_pairs: int = 2
     duplicate_iou: float = 0.6  # overlapping boxes of any class are one detection
@@ -96,8 +99,8 @@ def _direction_ok(a: Detection, b: Detection, clear_aspect: float) -> bool:
     phi = math.degrees(math.atan2(abs(dx), abs(dy)))
     same_sign = dx * dy > 0
     if portrait:
-        return same_sign and 5.0 <= phi <= 80.0
-    return (not same_sign) and 10.0 <= phi <= 85.0
+        return same_sign and 5.0 <= phi <= 84.0
+    return (not same_sign) and 6.0 <= phi <= 85.0
 
 
 def _classes_match(a: str, b: str) -> tuple[bool, bool]:
@@ -130,6 +133,9 @@ def _candidate_pairs(dets: list[Detection], cfg: JoinConfig, expected: float) ->
             dist = math.dist(a.center, b.center)
             ratio = dist / size
             if not cfg.min_ratio <= ratio <= cfg.max_ratio:
+                continue
+            ra, rb = _aspect(a), _aspect(b)
+            if max(ra, rb) / min(ra, rb) > cfg.max_aspect_ratio:
                 continue
             if not _direction_ok(a, b, cfg.clear_aspect):
                 continue
@@ -192,8 +198,8 @@ def join_corners(detections: list[Detection], config: JoinConfig | None = None) 
     if cfg.adapt:
         estimate = estimate_diagonal_ratio(faces, cfg)
         if estimate is not None:
-            # stay near the prior: one odd photo must not drag the window away
-            expected = min(max(estimate, cfg.diagonal_ratio * 0.75), cfg.diagonal_ratio * 1.3)
+            # stay inside the window: one odd photo must not drag it away
+            expected = min(max(estimate, cfg.min_ratio + 0.6), cfg.max_ratio - 0.6)
     chosen = _greedy(_candidate_pairs(faces, cfg, expected), len(faces))
     paired: set[int] = set()
     cards: list[Card] = []
