@@ -310,3 +310,16 @@ def test_audit_rejects_unknown_side(tmp_path, capsys):
     (tmp_path / "r.toml").write_text(f'rules = "{RULES}"\nround = 1\n[[sides]]\nname = "A"\ntable = ["5 5 5"]\n')
     status, _, err = run(capsys, "audit", tmp_path / "r.toml", "--claimed", "Zed=10")
     assert status == 2 and "Zed" in err
+
+
+def test_exif_turned_photo_reaches_the_detector_upright(tmp_path, fake, capsys):
+    # stored 1100 wide x 500 high, EXIF says "turn 90 degrees": the detector must see 500 x 1100
+    fake.detector.by_width[500] = column(["6"] * 3, 100, 100)
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    Image.fromarray(np.full((500, 1100, 3), 90, np.uint8)).save(tmp_path / "turned.jpg", exif=exif.tobytes())
+    status, out, _ = run(capsys, "score", tmp_path / "turned.jpg", "--rules", RULES, "--round", 1, "--json")
+    assert status == 0
+    photo = json.loads(out)["photos"][0]
+    assert (photo["width"], photo["height"]) == (500, 1100)
+    assert len(photo["cards"]) == 3
