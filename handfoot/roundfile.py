@@ -152,7 +152,7 @@ def _side(data: Any, i: int, base: Path) -> SideSpec:
         name=name,
         went_out=_bool(data.get("went_out", False), f"{where}: went_out"),
         perfect_deal=_bool(data.get("perfect_deal", False), f"{where}: perfect_deal"),
-        table=_cards(_strings(data.get("table", []), f"{where}: table"), f"{where}: table"),
+        table=[m for m in _cards(_strings(data.get("table", []), f"{where}: table"), f"{where}: table") if m],
         leftover=_cards(_strings(data.get("leftover", []), f"{where}: leftover"), f"{where}: leftover"),
         table_photos=[base / p for p in _strings(data.get("table_photos", []), f"{where}: table_photos")],
         leftover_photos=[base / p for p in _strings(data.get("leftover_photos", []), f"{where}: leftover_photos")],

@@ -53,7 +53,7 @@ def score_side(rules: Rules, round_no: int, side: SideRound) -> SideResult:
     def total_of(key: str) -> int:
         return sum(g.contributions.get(key, 0) for g in groups)
 
-    has_melds = any(g.meld.kind != "red3s" for g in groups)
+    has_melds = any(g.meld.kind != "red3s" and g.meld.cards for g in groups)
     if has_melds:
         lines.append(Line("cards on table", total_of(TABLE_CARDS)))
     for key, label in (

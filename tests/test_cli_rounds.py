@@ -248,3 +248,8 @@ def test_score_game_refuses_mixed_rules_or_repeated_rounds(tmp_path: Path, capsy
     assert status == 2 and "different rules" in err
     status, _, err = run(capsys, "score-game", str(one), str(one))
     assert status == 2 and "round 1 appears twice" in err
+
+
+def test_blank_table_entries_are_ignored(tmp_path: Path) -> None:
+    spec = load_round(write(tmp_path, GOOD.replace('table = ["k k k"]', 'table = ["k k k", "  "]')))
+    assert spec.sides[1].table == [["K", "K", "K"]]
