@@ -63,7 +63,8 @@ class Meld:
     kind: clean | dirty (books), meld (valid, not a book), invalid, red3s (the laid
       red-three row), clothing_stack (7+ clothing cards), clothing_set (fewer).
     rank: the natural rank ("4", "K", "clothing"), or None when there is none.
-    points: what the group adds to the side's total (cards plus bonus; may be negative).
+    points: what the group adds to the side's total (cards plus bonus; may be negative);
+      a red-three row counts each red 3 at its value (an all-laid bonus is the engine's line).
     bonus: the book or stack bonus included in points.
     """
 
