@@ -12,6 +12,7 @@ from importlib import import_module
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from handfoot import __version__
 from handfoot.errors import UserError
@@ -60,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         status = app(args=argv, standalone_mode=False)
     except UserError as exc:
-        err.print(f"[bold red]error:[/] {exc.message}", highlight=False)
+        err.print(f"[bold red]error:[/] {escape(exc.message)}", highlight=False)
         return exc.exit_code
     except typer.Exit as exc:
         return exc.exit_code

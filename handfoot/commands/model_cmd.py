@@ -22,9 +22,9 @@ def _progress(label: str):
 
 
 def train(
-    data: Path = typer.Option(..., "--data", help="data.yaml of a set built by `handfoot dataset build`."),
+    data: Path = typer.Option(..., "--data", help="data.yaml of a set built by `handfoot dataset build` (its validation frames are cut into tiles for training's own validation)."),
     epochs: int = typer.Option(10, "--epochs", help="Number of epochs."),
-    model: str = typer.Option("yolo11n.yaml", "--model", help="Architecture to build from scratch: yolo11n.yaml or yolo26n.yaml."),
+    model: str = typer.Option("yolo11n.yaml", "--model", help="Architecture to build from scratch (yolo11n.yaml, yolo26n.yaml), or one of our own .pt weights to continue from."),
     imgsz: int = typer.Option(320, "--imgsz", help="Training image size (the tile size)."),
     batch: int = typer.Option(32, "--batch", help="Batch size."),
     device: str = typer.Option(None, "--device", help="cpu, 0 (first GPU), ...; default: a GPU when present, else the CPU."),
@@ -38,6 +38,10 @@ def train(
     """Train the card-corner detector from scratch, offline (CPU, or a GPU when present)."""
     from vision.training import TrainPlan, export_weights, train as run_training  # noqa: PLC0415
 
+    from handfoot.training_data import training_yaml  # noqa: PLC0415
+
+    if not resume and data.is_file() and (data.parent / "val" / "images").is_dir():
+        data = training_yaml(data.parent, imgsz)
     plan = TrainPlan(data=data, model=model, epochs=epochs, imgsz=imgsz, batch=batch, device=device,
                      project=project, name=name, fraction=fraction, time_hours=hours)
     try:
