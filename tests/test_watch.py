@@ -264,3 +264,11 @@ def test_real_model_smoke(video, tmp_path, capsys):
     doc = json.loads(capsys.readouterr().out)
     assert status in (0, 1, 3)
     assert doc["fps"] > 0 and doc["frames_processed"] > 0
+
+
+def test_missing_model_exits_2_naming_it(video, tmp_path, capsys):
+    status = main(["watch", "--no-window", "--rules", RULES, "--round", "1", "--source", str(video),
+                   "--model", str(tmp_path / "none.pt")])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert "none.pt" in err and "Traceback" not in err
