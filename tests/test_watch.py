@@ -25,7 +25,7 @@ from scoring.classes import CLASS_NAMES
 from scoring.engine import score_round
 from scoring.model import SideRound
 from vision.detection import Detection
-from vision.video import Frame
+from vision.video import Frame, open_source
 
 RULES = "family-game-knights"
 FPS = 10
@@ -272,3 +272,36 @@ def test_missing_model_exits_2_naming_it(video, tmp_path, capsys):
     err = capsys.readouterr().err
     assert status == 2
     assert "none.pt" in err and "Traceback" not in err
+
+
+def test_window_loop_keys_with_a_stand_in_window(video, shots, fake_detector, tmp_path, monkeypatch, capsys):
+    """The window front end: frames shown, space snapshots, l switches, q quits and prints the round."""
+    shown = []
+    keys = {24: ord(" "), 40: ord("l"), 70: ord(" "), 72: ord("q")}
+    calls = {"n": 0}
+
+    def wait_key(delay: int) -> int:
+        calls["n"] += 1
+        return keys.get(calls["n"], -1)
+
+    monkeypatch.setattr(cv2, "namedWindow", lambda *a, **k: None)
+    monkeypatch.setattr(cv2, "imshow", lambda name, img: shown.append(img.shape))
+    monkeypatch.setattr(cv2, "waitKey", wait_key)
+    monkeypatch.setattr(cv2, "getWindowProperty", lambda *a: 1.0)
+    monkeypatch.setattr(cv2, "destroyAllWindows", lambda: None)
+    monkeypatch.setenv("DISPLAY", ":99")
+    monkeypatch.setattr("sys.platform", "linux")
+    # a window plays files in real time; run as fast as the detector instead
+    monkeypatch.setattr(watch_cmd, "open_source_for", lambda source, realtime: open_source(source, realtime=False))
+    status = main(["watch", "--rules", RULES, "--round", "1", "--source", str(video), "--out", str(tmp_path),
+                   "--stable-seconds", str(STABLE_S)])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert len(shown) == 72  # one frame per key poll until q
+    assert sorted(p.name for p in tmp_path.glob("*.jpg")) == ["001-table.jpg", "002-leftover-p1.jpg"]
+    table = json.loads((tmp_path / "001-table.json").read_text())
+    left = json.loads((tmp_path / "002-leftover-p1.json").read_text())
+    assert table["snapshot"]["total"] == shots[0]["total"]
+    assert left["snapshot"]["total"] < 0
+    expected = shots[0]["total"] + left["snapshot"]["total"]
+    assert f"side {expected}" in out

@@ -30,6 +30,16 @@ def load_detector(model: Path | None, imgsz: int):
     return _load(model, InferenceConfig(max_side=imgsz, single_pass=imgsz))
 
 
+def open_source_for(source: str, realtime: bool):
+    """Open --source (looked up here so tests can swap it); a source that cannot be opened is a UserError."""
+    from vision.video import SourceError, open_source  # noqa: PLC0415
+
+    try:
+        return open_source(source, realtime=realtime)
+    except SourceError as exc:
+        raise UserError(str(exc)) from exc
+
+
 def set_threads(count: int) -> None:
     """Limit the detector's CPU threads (torch intra-op threads)."""
     import torch  # noqa: PLC0415
@@ -74,8 +84,6 @@ def register(app: typer.Typer) -> None:
         Exit status: 0 scored, 1 nothing captured, 2 bad input (a source that
         cannot be opened, unknown rules, missing model), 3 the cards break the rules.
         """
-        from vision.video import SourceError, open_source  # noqa: PLC0415
-
         if mode not in (TABLE, LEFTOVER):
             raise UserError(f"--mode {mode!r}: use table or leftover")
         if not no_window and not live.display_available():
@@ -84,10 +92,7 @@ def register(app: typer.Typer) -> None:
         if round_no > rules_obj.rounds:
             raise UserError(f"--round {round_no}: {rules_obj.name} has {rules_obj.rounds} rounds")
         console = Console(stderr=as_json)
-        try:
-            src = open_source(source, realtime=realtime or not no_window)
-        except SourceError as exc:
-            raise UserError(str(exc)) from exc
+        src = open_source_for(source, realtime or not no_window)
         with src:
             try:
                 detector = load_detector(model, imgsz)
