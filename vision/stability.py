@@ -28,9 +28,10 @@ Everything here is pure bookkeeping on `Detection`s: no images, no model.
 
 from __future__ import annotations
 
-import math
 from collections import Counter, deque
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from vision.detection import Box, Detection
 
@@ -122,18 +123,24 @@ def _size(box: Box) -> float:
 
 def match(tracks: list[Track], detections: list[Detection], cfg: StabilityConfig) -> list[tuple[int, int]]:
     """Greedy best-first matching: (track index, detection index) pairs within the gate."""
-    pairs: list[tuple[float, int, int]] = []
-    for ti, tr in enumerate(tracks):
-        tc = tr.center
-        for di, det in enumerate(detections):
-            ds = _size(det.box)
-            if max(ds, tr.size) / min(ds, tr.size) > cfg.max_size_ratio:
-                continue
-            dist = math.dist(tc, _center(det.box)) / ((ds + tr.size) / 2.0)
-            if dist > cfg.max_distance:
-                continue
-            cost = dist + (cfg.class_penalty if det.cls != tr.cls else 0.0)
-            pairs.append((cost, ti, di))
+    if not tracks or not detections:
+        return []
+    t_box = np.array([tr.box for tr in tracks], dtype=float)
+    d_box = np.array([d.box for d in detections], dtype=float)
+    t_c = (t_box[:, :2] + t_box[:, 2:]) / 2.0
+    d_c = (d_box[:, :2] + d_box[:, 2:]) / 2.0
+    t_s = np.array([tr.size for tr in tracks], dtype=float)
+    d_s = np.maximum(np.maximum(d_box[:, 2] - d_box[:, 0], d_box[:, 3] - d_box[:, 1]), 1e-6)
+    dist = np.hypot(t_c[:, None, 0] - d_c[None, :, 0], t_c[:, None, 1] - d_c[None, :, 1])
+    mean_size = (t_s[:, None] + d_s[None, :]) / 2.0
+    norm = dist / mean_size
+    ratio = np.maximum(t_s[:, None], d_s[None, :]) / np.minimum(t_s[:, None], d_s[None, :])
+    ok = (norm <= cfg.max_distance) & (ratio <= cfg.max_size_ratio)
+    ti_all, di_all = np.nonzero(ok)
+    pairs = []
+    for ti, di in zip(ti_all.tolist(), di_all.tolist()):
+        cost = float(norm[ti, di]) + (cfg.class_penalty if detections[di].cls != tracks[ti].cls else 0.0)
+        pairs.append((cost, ti, di))
     pairs.sort()
     used_t: set[int] = set()
     used_d: set[int] = set()
