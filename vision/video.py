@@ -185,6 +185,8 @@ class VideoSource:
             self._lock.notify_all()
         if self._thread is not None:
             self._thread.join(timeout=2.0)
+            if self._thread.is_alive():
+                return  # stuck in a read: releasing under it is unsafe; the daemon thread ends with us
         self._cap.release()
 
     def __enter__(self) -> VideoSource:
