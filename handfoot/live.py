@@ -424,7 +424,7 @@ def describe_snapshot(snap: Snapshot) -> str:
     """One line for the terminal: when, what, how many cards, the total, where it was saved."""
     v = snap.view
     what = "table" if v.mode == TABLE else f"leftover of player {v.player + 1}"
-    melds = ", ".join(f"{m['cards']}x{m['rank']} {m['kind']} {m['points']:+d}" for m in v.melds() if m["rank"])
+    melds = ", ".join(f"{m['rank']}s x{m['cards']} {m['kind']} {m['points']:+d}" for m in v.melds() if m["rank"])
     line = f"[{snap.time:7.2f} s] snapshot {snap.number}: {what}: {v.card_count} cards, total {v.total:+d}"
     if melds and v.mode == TABLE:
         line += f" ({melds})"
@@ -443,7 +443,7 @@ def run_headless(session: WatchSession, source: VideoSource, console: Console) -
             if session.auto_snapshot_due():
                 snap = session.snapshot(auto=True)
                 if snap is not None:
-                    console.print(describe_snapshot(snap), highlight=False)
+                    console.print(describe_snapshot(snap), highlight=False, soft_wrap=True)
                     if session.config.once:
                         break
     except KeyboardInterrupt:
@@ -471,7 +471,7 @@ def run_window(session: WatchSession, source: VideoSource, console: Console) -> 
                 cv2.imshow(WINDOW_TITLE, last)
             action = session.handle_key(cv2.waitKey(1))
             if action == "snapshot":
-                console.print(describe_snapshot(session.snapshots[-1]), highlight=False)
+                console.print(describe_snapshot(session.snapshots[-1]), highlight=False, soft_wrap=True)
             elif action in ("table", "leftover", "next"):
                 who = f" (player {session.player + 1})" if session.mode == LEFTOVER else ""
                 console.print(f"snapshots are now taken as: {session.mode}{who}")
@@ -483,7 +483,7 @@ def run_window(session: WatchSession, source: VideoSource, console: Console) -> 
         while last is not None and cv2.getWindowProperty(WINDOW_TITLE, cv2.WND_PROP_VISIBLE) >= 1:
             action = session.handle_key(cv2.waitKey(100))
             if action == "snapshot":
-                console.print(describe_snapshot(session.snapshots[-1]), highlight=False)
+                console.print(describe_snapshot(session.snapshots[-1]), highlight=False, soft_wrap=True)
             elif action == "quit":
                 return
     except KeyboardInterrupt:
