@@ -7,6 +7,7 @@ clear messages with an exit status.
 
 from __future__ import annotations
 
+import os
 import sys
 from importlib import import_module
 
@@ -68,16 +69,18 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         err.print("interrupted")
         return 130
-    except Exception as exc:  # click's own usage errors
-        import click  # noqa: PLC0415
-
-        if isinstance(exc, click.exceptions.ClickException):
+    except typer.Abort:
+        err.print("aborted")
+        return 1
+    except Exception as exc:
+        if hasattr(exc, "show") and hasattr(exc, "exit_code"):  # a usage error: unknown option, missing argument
             exc.show()
             return exc.exit_code
-        if isinstance(exc, click.exceptions.Abort):
-            err.print("aborted")
-            return 1
-        raise
+        if os.environ.get("HANDFOOT_DEBUG"):
+            raise
+        err.print(f"[bold red]internal error:[/] {escape(type(exc).__name__)}: {escape(str(exc))}\n"
+                  "This is a bug in handfoot; run again with HANDFOOT_DEBUG=1 for the details.", highlight=False)
+        return 1
     return status if isinstance(status, int) else 0
 
 

@@ -101,6 +101,43 @@ def evaluate(
     _print_report(out)
 
 
+def eval_rounds(
+    folder: Path = typer.Argument(..., help="Folder of round-*.toml files from `handfoot dataset rounds`."),
+    model: Path = typer.Option(None, "--model", help="Weights to use (default: models/cards.pt)."),
+    limit: int = typer.Option(0, "--limit", help="Use only the first N rounds (0: all)."),
+    oracle: bool = typer.Option(False, "--oracle", help="Use each photo's true corner labels instead of the model (measures card joining and layout alone)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
+) -> None:
+    """Score generated rounds from their photos and compare with their true cards."""
+    from vision.detector import load_detector  # noqa: PLC0415
+
+    from handfoot.round_eval import evaluate_rounds  # noqa: PLC0415
+
+    files = sorted(folder.glob("round-*.toml")) if folder.is_dir() else []
+    if not files:
+        raise UserError(f"no round-*.toml files in {folder} (make some with `handfoot dataset rounds`)")
+    if limit:
+        files = files[:limit]
+
+    def factory():
+        try:
+            return load_detector(model).detect
+        except VisionError as exc:
+            raise UserError(str(exc)) from exc
+
+    report = evaluate_rounds(track(files, description="scoring rounds", transient=True,
+                                   console=Console(stderr=True)), factory, oracle)
+    out = report.to_dict()
+    if as_json:
+        typer.echo(json.dumps(out, indent=2))
+        return
+    console = Console()
+    console.print(f"sides: {out['sides']}  exact totals: {out['exact_total_rate']:.1%}  "
+                  f"mean absolute error: {out['mean_abs_error']} points")
+    for cause, n in sorted(out["failure_causes"].items(), key=lambda kv: -kv[1]):
+        console.print(f"  {n:4d}  {cause}", highlight=False)
+
+
 def _print_report(out: dict) -> None:
     console = Console()
     table = Table(title="evaluation", show_header=False)
@@ -118,6 +155,7 @@ def _print_report(out: dict) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    """Add `train` and `eval` to the app."""
+    """Add `train`, `eval` and `eval-rounds` to the app."""
     app.command("train")(train)
     app.command("eval")(evaluate)
+    app.command("eval-rounds")(eval_rounds)

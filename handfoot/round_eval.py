@@ -1,0 +1,140 @@
+"""End-to-end check of the photo path on generated rounds with known cards.
+
+Each round file from `handfoot dataset rounds` holds the true cards (table and
+leftover strings) beside the photos. The true result scores those strings; the
+found result scores the photos alone, exactly as `handfoot score` would. A side
+is right when both totals agree; a wrong side is put down to its first cause:
+cards missed or invented on the table or in the leftover, or the right cards
+grouped into the wrong melds.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from handfoot.photo_round import SideInput, read_side_photos, score_photo_round
+from handfoot.roundfile import RoundSpec, load_round
+from scoring.engine import score_round
+from vision.detection import Detection
+
+
+@dataclass
+class SideCheck:
+    round_file: str
+    side: str
+    true_total: int
+    found_total: int
+    cause: str  # "" when right
+
+    @property
+    def right(self) -> bool:
+        return self.true_total == self.found_total
+
+
+@dataclass
+class RoundsReport:
+    sides: list[SideCheck] = field(default_factory=list)
+
+    @property
+    def exact_rate(self) -> float:
+        return sum(s.right for s in self.sides) / len(self.sides) if self.sides else 0.0
+
+    @property
+    def mean_abs_error(self) -> float:
+        return sum(abs(s.true_total - s.found_total) for s in self.sides) / len(self.sides) if self.sides else 0.0
+
+    def causes(self) -> Counter:
+        return Counter(s.cause for s in self.sides if not s.right)
+
+    def to_dict(self) -> dict:
+        return {
+            "sides": len(self.sides),
+            "exact_total_rate": round(self.exact_rate, 4),
+            "mean_abs_error": round(self.mean_abs_error, 1),
+            "failure_causes": dict(self.causes()),
+            "failures": [s.__dict__ for s in self.sides if not s.right],
+        }
+
+
+def _diff(truth: Counter, found: Counter) -> str:
+    missed = truth - found
+    extra = found - truth
+    parts = []
+    if missed:
+        parts.append("missed " + " ".join(sorted(missed.elements())))
+    if extra:
+        parts.append("extra " + " ".join(sorted(extra.elements())))
+    return ", ".join(parts)
+
+
+def first_cause(true_table, true_left, found_table, found_left) -> str:
+    """Why a side's found cards differ from the truth, most basic reason first."""
+    flat = lambda groups: Counter(c for g in groups for c in g)  # noqa: E731
+    table = _diff(flat(true_table), flat(found_table))
+    if table:
+        return "table cards: " + table
+    left = _diff(flat(true_left), flat(found_left))
+    if left:
+        return "leftover cards: " + left
+    if sorted(map(sorted, true_table)) != sorted(map(sorted, found_table)):
+        return "meld grouping"
+    return "other"
+
+
+class LabelOracle:
+    """Stands in for the detector with each photo's true corner labels (the JSON beside it).
+
+    Scoring with it measures the corner joining and table layout alone.
+    """
+
+    def __init__(self) -> None:
+        self.path: Path | None = None
+
+    def seen(self, path: Path) -> None:
+        self.path = path
+
+    def detect(self, image) -> list[Detection]:
+        data = json.loads(self.path.with_suffix(".json").read_text())
+        return [Detection(lab["cls"], 1.0, tuple(lab["box"])) for lab in data["labels"]]
+
+
+def check_round(spec: RoundSpec, detect_factory: Callable, progress: Callable | None = None) -> list[SideCheck]:
+    """Score one round from its true cards and from its photos; compare per side."""
+    truth = score_round(spec.rules, spec.round, spec.side_rounds())
+    inputs = [SideInput(name=s.name, went_out=s.went_out, perfect_deal=s.perfect_deal,
+                        table_photos=list(s.table_photos), leftover_photos=list(s.leftover_photos),
+                        partners=s.partners) for s in spec.sides]
+    photos = read_side_photos(inputs, detect_factory, progress)
+    found = score_photo_round(spec.rules, spec.rules_name, spec.round, inputs, photos)
+    checks = []
+    for spec_side, t, f in zip(spec.sides, truth.sides, found.result.sides):
+        cause = "" if t.total == f.total else first_cause(
+            spec_side.table, spec_side.leftover, found.tables.get(f.name, ()), found.leftovers.get(f.name, ()))
+        checks.append(SideCheck(spec.path.name, f.name, t.total, f.total, cause))
+    return checks
+
+
+def evaluate_rounds(files: Iterable[Path], detect_factory: Callable, oracle: bool = False) -> RoundsReport:
+    """Check every round file; the detector is built once by `detect_factory`.
+
+    With `oracle`, each photo's true labels replace the detector.
+    """
+    detector = None
+    label_oracle = LabelOracle() if oracle else None
+    if label_oracle is not None:
+        detect_factory = lambda: label_oracle.detect  # noqa: E731
+
+    def shared():
+        nonlocal detector
+        if detector is None:
+            detector = detect_factory()
+        return detector
+
+    report = RoundsReport()
+    for path in files:
+        report.sides.extend(check_round(load_round(path), shared, label_oracle.seen if label_oracle else None))
+    return report
