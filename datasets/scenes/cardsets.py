@@ -46,6 +46,22 @@ def family_cards(family: str, available: set[str] | None = None) -> FamilyCards:
     return FamilyCards(family, keep(_NATURALS[family]), keep(_WILDS[family]), red3, black3, ())
 
 
+def meld_ranks(roles: FamilyCards) -> list[str]:
+    """Ranks a side can meld, one meld each (Bare Foot's red and black 3s are one rank, "3")."""
+    ranks = [r for r in roles.naturals if r not in ("3R", "3B")]
+    if any(r in roles.naturals for r in ("3R", "3B")):
+        ranks.insert(ranks.index("4") if "4" in ranks else len(ranks), "3")
+    return ranks
+
+
+def rank_card(rng: np.random.Generator, roles: FamilyCards, rank: str) -> str:
+    """A natural card of a meld rank (Bare Foot 3s come in red and black ink)."""
+    if rank == "3":
+        threes = [c for c in ("3R", "3B") if c in roles.naturals]
+        return threes[int(rng.integers(len(threes)))]
+    return rank
+
+
 def pick_family(rng: np.random.Generator, decks: list[Deck]) -> str:
     """Sample a deck family (60% traditional, 20% each other) among those present."""
     present = sorted({d.family for d in decks})
@@ -102,8 +118,9 @@ def sample_meld(rng: np.random.Generator, roles: FamilyCards, rank: str, size: i
     n_wild = 0
     if roles.wilds and wild_share > 0:
         n_wild = int(rng.binomial(size, wild_share))
-        n_wild = min(n_wild, (size - 1) // 2)
-    cards = [rank] * (size - n_wild) + [roles.wilds[int(rng.integers(len(roles.wilds)))] for _ in range(n_wild)]
+        n_wild = min(n_wild, (size - 1) // 2, 3)
+    cards = [rank_card(rng, roles, rank) for _ in range(size - n_wild)]
+    cards += [roles.wilds[int(rng.integers(len(roles.wilds)))] for _ in range(n_wild)]
     # wilds go anywhere but the first card, mostly at the end
     naturals, wilds = cards[: size - n_wild], cards[size - n_wild:]
     if rng.random() < 0.5:
@@ -118,7 +135,7 @@ def sample_meld(rng: np.random.Generator, roles: FamilyCards, rank: str, size: i
 
 def sample_table_melds(rng: np.random.Generator, roles: FamilyCards, n_melds: int) -> list[list[str]]:
     """Melds of one side: distinct ranks, 3-12 cards, books (7+) common, some wilds."""
-    ranks = list(roles.naturals)
+    ranks = meld_ranks(roles)
     if roles.clothing:
         ranks.append("CLOTHING")
     n = min(n_melds, len(ranks))

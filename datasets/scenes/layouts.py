@@ -118,13 +118,15 @@ def meld_column(pl: Placer, cards: list[str], x: float, y: float, meld: int, fan
     step = 0.0 if squared else fan * ch
     dx, dy = math.sin(math.radians(-tilt)), math.cos(math.radians(-tilt))
     out = []
+    s = 0.0
     for i, cls in enumerate(cards):
         jit = rng.normal(0, 0.012 * CARD_W) if not squared else rng.normal(0, 0.02 * CARD_W)
-        s = i * step * rng.uniform(0.92, 1.08) if i else 0.0
+        if i:
+            s += step * rng.uniform(0.93, 1.07)
         cx = x + dx * s + jit
         cy = y + dy * s + rng.normal(0, 0.01 * CARD_W)
         out.append(pl.face_up(cls, cx, cy, tilt + rng.normal(0, 1.5), "table", meld, "meld"))
-    return out, ch + step * (len(cards) - 1)
+    return out, ch + s
 
 
 def red3_row(pl: Placer, n: int, x: float, y: float, red3: str) -> tuple[list[Placement], float]:
@@ -228,11 +230,12 @@ def _extras(pl: Placer, placements: list[Placement]) -> list[Placement]:
     return out
 
 
-def fan_group(pl: Placer, cards: list[str], cx: float, cy: float, angle: float, place: str) -> list[Placement]:
+def fan_group(pl: Placer, cards: list[str], cx: float, cy: float, angle: float, place: str,
+              strict: bool = False) -> list[Placement]:
     """A hand held-style fan: cards turned about a pivot below them, each next one on top."""
     rng = pl.rng
     n = len(cards)
-    step = rng.uniform(6, 16)
+    step = rng.uniform(15, 20) if strict else rng.uniform(6, 16)
     radius = pl.card_h() * rng.uniform(0.3, 0.9)
     out = []
     for i, cls in enumerate(cards):
@@ -285,7 +288,7 @@ def leftover_layout(pl: Placer, strict: bool = False, hands: list[list[str]] | N
         kind = kinds[int(rng.integers(len(kinds)))]
         ang = rng.normal(0, 4 if strict else 12)
         if kind == "fan":
-            group = fan_group(pl, cards, x + CARD_W * len(cards) * 0.15, CARD_W * 1.2, ang, "leftover")
+            group = fan_group(pl, cards, x + CARD_W * len(cards) * 0.15, CARD_W * 1.2, ang, "leftover", strict)
         elif kind == "pile":
             group = pile_group(pl, cards, x + CARD_W, CARD_W, "leftover")
         elif kind == "row2" and len(cards) > 5:

@@ -28,6 +28,8 @@ class SceneOptions:
     effects: float = 1.0  # strength of room/camera effects (1 = training mix)
     textures: tuple[Path, ...] = ()
     family: str | None = None
+    never_crop: bool = False  # framed layouts too big for the frame get a bigger photo, not a crop
+    max_long_side: int = 4000
 
 
 def _index_units(placements: list[Placement]) -> float:
@@ -74,12 +76,34 @@ def _frame_layout(rng: np.random.Generator, placements: list[Placement], opts: S
     spec = camera.CameraSpec(w, h, rot, tilt, tdir, dist, idx_px / idx_units,
                              (w * rng.uniform(0.3, 0.7), h * rng.uniform(0.3, 0.7)))
     hmg = camera.homography(spec, centre, extent)
+    if fit and opts.never_crop:
+        w, h = _grow_to_fit(rng, hmg, placements, w, h, idx_px, lo, opts.max_long_side)
     hmg, idx_px = _place(rng, hmg, placements, w, h, idx_px, lo, hi, fit)
     if rng.random() < 0.1:  # a stretched export (non-square pixels)
         k = rng.uniform(0.8, 1.25)
         hmg = np.diag([k, 1.0, 1.0]) @ hmg
         hmg[0, :] += (1 - k) * w / 2 * hmg[2, :]
     return hmg, w, h, idx_px
+
+
+def _projected_bounds(hmg: np.ndarray, placements: list[Placement]) -> tuple[float, float, float, float]:
+    pts = []
+    for p in placements:
+        ih, iw = p.image.shape[:2]
+        pts.append(compose.quad_of(compose.card_matrix(hmg, p), iw, ih))
+    a = np.concatenate(pts)
+    return float(a[:, 0].min()), float(a[:, 1].min()), float(a[:, 0].max()), float(a[:, 1].max())
+
+
+def _grow_to_fit(rng: np.random.Generator, hmg: np.ndarray, placements: list[Placement], w: int, h: int,
+                 idx_px: float, lo: float, max_long: int) -> tuple[int, int]:
+    """A bigger photo when the whole layout would only fit with indices smaller than `lo`."""
+    bx1, by1, bx2, by2 = _projected_bounds(hmg, placements)
+    k = min(w * 0.95 / max(bx2 - bx1, 1), h * 0.95 / max(by2 - by1, 1))
+    if idx_px * k >= lo:
+        return w, h
+    g = min(lo * rng.uniform(1.0, 1.2) / (idx_px * k), max_long / max(w, h))
+    return int(w * g), int(h * g)
 
 
 def _place(rng: np.random.Generator, hmg: np.ndarray, placements: list[Placement], w: int, h: int,
@@ -90,13 +114,7 @@ def _place(rng: np.random.Generator, hmg: np.ndarray, placements: list[Placement
     Otherwise the zoom stays; a layout smaller than the frame lies anywhere inside it,
     a larger one is shifted so it covers the frame (no empty margins from cropping).
     """
-    pts = []
-    for p in placements:
-        ih, iw = p.image.shape[:2]
-        pts.append(compose.quad_of(compose.card_matrix(hmg, p), iw, ih))
-    a = np.concatenate(pts)
-    bx1, by1 = a.min(axis=0)
-    bx2, by2 = a.max(axis=0)
+    bx1, by1, bx2, by2 = _projected_bounds(hmg, placements)
     k = 1.0
     if fit:
         margin = rng.uniform(0.8, 0.97)

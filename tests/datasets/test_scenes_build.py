@@ -1,0 +1,111 @@
+"""`handfoot dataset build` and `dataset rounds`: files ultralytics and the round parser can read."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import pytest
+
+import datasets.decks
+from datasets.build import build_dataset
+from datasets.decks import simple_deck
+from datasets.scenes.rounds import build_rounds, plan_round, round_toml
+from handfoot.cli import main
+from scoring.classes import CLASS_NAMES
+
+
+@pytest.fixture(scope="module")
+def deck():
+    return simple_deck()
+
+
+@pytest.fixture
+def simple_only(monkeypatch, deck):
+    """The build's deck loader gives only the simple deck (fast, nothing fetched)."""
+    monkeypatch.setattr(datasets.decks, "load_decks", lambda cache=None, **kw: [deck])
+
+
+def test_build_command_writes_a_data_yaml_ultralytics_reads_and_320_tiles(tmp_path, simple_only):
+    out = tmp_path / "set"
+    assert main(["dataset", "build", "--out", str(out), "--images", "4", "--seed", "3", "--workers", "1",
+                 "--val-fraction", "0.25"]) == 0
+    from vision.offline import prepare
+
+    prepare()
+    from ultralytics.data.utils import check_det_dataset
+
+    data = check_det_dataset(str(out / "data.yaml"), autodownload=False)
+    assert [data["names"][i] for i in range(len(CLASS_NAMES))] == list(CLASS_NAMES)
+    tiles = sorted((out / "train" / "images").glob("*.jpg"))
+    assert tiles
+    for t in tiles[:10]:
+        assert cv2.imread(str(t)).shape == (320, 320, 3)
+        lab = out / "train" / "labels" / (t.stem + ".txt")
+        for line in lab.read_text().split("\n"):
+            if line:
+                cls, *xywh = line.split()
+                assert 0 <= int(cls) < len(CLASS_NAMES) and all(0 <= float(v) <= 1 for v in xywh)
+    assert len(list((out / "val" / "images").glob("*.jpg"))) == 1
+    assert len(list((out / "frames").glob("*.json"))) == 4
+    summary = json.loads((out / "build.json").read_text())
+    assert summary["train_tiles"] == len(tiles)
+
+
+def test_build_is_byte_for_byte_reproducible_for_a_seed(tmp_path, deck):
+    a = build_dataset(tmp_path / "a", 2, seed=5, decks=[deck], workers=1, val_fraction=0.0)
+    b = build_dataset(tmp_path / "b", 2, seed=5, decks=[deck], workers=1, val_fraction=0.0)
+    assert a["train_tiles"] == b["train_tiles"]
+    files_a = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*.jpg"))
+    assert files_a == sorted(p.relative_to(tmp_path / "b") for p in (tmp_path / "b").rglob("*.jpg"))
+    for rel in files_a:
+        assert (tmp_path / "a" / rel).read_bytes() == (tmp_path / "b" / rel).read_bytes()
+
+
+def test_build_rejects_a_file_as_output_folder(tmp_path, capsys):
+    f = tmp_path / "file"
+    f.write_text("x")
+    assert main(["dataset", "build", "--out", str(f), "--images", "1"]) == 2
+    assert "not a folder" in capsys.readouterr().err
+
+
+def test_planned_rounds_follow_their_preset_rules(tmp_path):
+    import numpy as np
+
+    from handfoot.roundfile import load_round
+    from scoring.engine import score_round
+
+    presets = set()
+    for i in range(60):
+        plan = plan_round(np.random.default_rng([2, i]), ["traditional", "remastered", "barefoot"])
+        presets.add(plan.rules)
+        path = tmp_path / f"r{i}.toml"
+        path.write_text(round_toml(plan))
+        spec = load_round(path)
+        result = score_round(spec.rules, spec.round, spec.side_rounds())
+        assert not result.has_error, [x.message for s in result.sides for x in s.findings]
+        assert 1 <= len(spec.sides) <= 4
+    assert len(presets) == 5
+
+
+def test_rounds_write_round_files_whose_true_cards_match_the_photos(tmp_path, deck):
+    from handfoot.roundfile import load_round
+
+    build_rounds(tmp_path, 1, seed=4, decks=[deck])
+    files = sorted(tmp_path.glob("round-*.toml"))
+    assert [f.name for f in files] == ["round-001.toml"]
+    spec = load_round(files[0])
+    for side in spec.sides:
+        assert len(side.table_photos) == 1
+        truth = json.loads(side.table_photos[0].with_suffix(".json").read_text())
+        seen = Counter(c["cls"] for c in truth["cards"])
+        assert seen == Counter(x for meld in side.table for x in meld)
+        assert all(c["corners"] and not c["face_down"] for c in truth["cards"])
+        players = [cards for cards in side.leftover if cards]
+        assert len(side.leftover_photos) == len(players)
+        for photo, cards in zip(side.leftover_photos, players):
+            truth = json.loads(photo.with_suffix(".json").read_text())
+            assert Counter(c["cls"] for c in truth["cards"]) == Counter(cards)
+            assert all(c["place"] == "leftover" and c["corners"] for c in truth["cards"])
