@@ -1,0 +1,170 @@
+"""Corner finding on artwork, the deck cache, and `handfoot dataset fetch-decks` (no network: subprocess mocked)."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import tarfile
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets.decks import fetched_decks, procedural_decks, simple_deck
+from datasets.decks import sources as sources_mod
+from datasets.decks.cache import load_deck, save_deck
+from datasets.decks.corners import find_deck_corners
+from datasets.decks.fetch import fetch_all
+from datasets.decks.render import face as to_face
+from datasets.decks.simple import RANKS, SUITS
+from datasets.decks.sources import DeckEntry, Source
+from datasets.faces import CardFace, Deck
+
+
+def _known_and_cleared(deck: Deck) -> dict[int, list]:
+    known = {id(f): list(f.corners) for fs in deck.faces.values() for f in fs}
+    for fs in deck.faces.values():
+        for f in fs:
+            f.corners = []
+    return known
+
+
+def _worst_error(deck: Deck, known: dict[int, list]) -> int:
+    worst = 0
+    for fs in deck.faces.values():
+        for f in fs:
+            assert len(f.corners) == len(known[id(f)]), f.cls
+            for a, b in zip(f.corners, known[id(f)]):
+                worst = max(worst, max(abs(p - q) for p, q in zip(a, b)))
+    return worst
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_corner_finder_recovers_simple_deck_boxes(seed):
+    deck = simple_deck(seed)
+    known = _known_and_cleared(deck)
+    report = find_deck_corners(deck)
+    assert report.ok and report.kept == 54 and not report.dropped
+    assert _worst_error(deck, known) <= 3
+
+
+def test_corner_finder_places_a_pip_that_touches_other_art():
+    deck = simple_deck(0)
+    face = deck.faces["5"][0]
+    x1, y1, x2, y2 = face.corners[0]
+    # a thick line from the pip out into the card: the pip is no longer a blob of its own
+    cv2.line(face.image, (x2 - 4, y2 - 8), (x2 + 80, y2 + 60), (20, 20, 24, 255), 5)
+    known = _known_and_cleared(deck)
+    report = find_deck_corners(deck)
+    assert report.ok
+    assert face in deck.faces["5"]
+    assert max(abs(p - q) for p, q in zip(face.corners[0], known[id(face)][0])) <= 4
+
+
+def test_corner_finder_rejects_a_deck_without_indices():
+    blank = np.full((350, 250, 4), 255, np.uint8)
+    faces = {cls: [CardFace(cls, blank.copy(), [], "blank")] for cls in ("2", "5", "9", "K")}
+    deck = Deck("blank", "traditional", faces)
+    report = find_deck_corners(deck)
+    assert not report.ok and report.reason
+    assert all(f.corners == [] for fs in deck.faces.values() for f in fs)
+
+
+def test_cache_round_trip(tmp_path: Path):
+    deck = simple_deck(0)
+    save_deck(tmp_path, deck)
+    back = load_deck(tmp_path / deck.name)
+    assert back is not None and back.name == deck.name and back.family == "traditional"
+    assert np.array_equal(back.faces["Q"][1].image, deck.faces["Q"][1].image)
+    assert back.faces["Q"][1].corners == deck.faces["Q"][1].corners
+    assert len(back.backs) == len(deck.backs)
+
+
+def test_fetched_decks_is_empty_for_an_empty_cache(tmp_path: Path, monkeypatch):
+    assert fetched_decks(tmp_path / "missing") == []
+    monkeypatch.setenv("HANDFOOT_CACHE", str(tmp_path))
+    assert fetched_decks() == []
+
+
+# ------------------------------------------------------------------ fetching, with the registry clients mocked
+
+def _failing_run(args, **kwargs):
+    return subprocess.CompletedProcess(args, 100, "", "E: Unable to locate package no-such-cards\n")
+
+
+BROKEN = Source("broken-debian", "debian", "no-such-cards", "GPL-3+", "copyright", "GPL", lambda root: [], lambda root, e: ({}, []))
+
+
+def _local_package(folder: Path) -> None:
+    """An npm-style tarball holding simple_deck(2) as PNG files, placed where `npm pack` would leave it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    deck = simple_deck(2)
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        def add(name: str, data: bytes) -> None:
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+
+        add("package/LICENSE", b"CC0 1.0 Universal\n")
+        i = {}
+        for suit in SUITS:
+            for rank in RANKS:
+                cls = "3R" if rank == "3" and suit in "HD" else "3B" if rank == "3" else rank
+                k = i.get(cls, 0)
+                i[cls] = k + 1
+                img = deck.faces[cls][k].image
+                add(f"package/cards/{rank}{suit}.png", cv2.imencode(".png", cv2.cvtColor(img, cv2.COLOR_RGBA2BGRA))[1].tobytes())
+    (folder / "local-cards-1.0.0.tgz").write_bytes(buf.getvalue())
+
+
+def _local_render(root: Path, entry: DeckEntry):
+    faces = {}
+    for path in (root / "package" / "cards").glob("*.png"):
+        img = cv2.cvtColor(cv2.imread(str(path), cv2.IMREAD_UNCHANGED), cv2.COLOR_BGRA2RGBA)
+        faces[path.stem] = to_face(img)
+    return faces, []
+
+
+LOCAL = Source("local", "npm", "local-cards", "CC0-1.0", "package/LICENSE", "CC0", lambda root: [DeckEntry("local-deck", "cards")], _local_render)
+
+
+def test_fetch_reports_an_unusable_source_and_goes_on(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr("datasets.decks.fetch.subprocess.run", _failing_run)
+    _local_package(tmp_path / "downloads")
+    results = fetch_all(tmp_path, sources=(BROKEN, LOCAL))
+    broken, local = results
+    assert not broken.ok and "apt-get" in broken.error and "Unable to locate package" in broken.error
+    assert local.ok and local.rendered == ["local-deck"] and not local.failed
+    (deck,) = fetched_decks(tmp_path)
+    assert deck.name == "local-deck" and sum(len(v) for v in deck.faces.values()) == 52
+    # boxes found on the artwork match the ones simple_deck drew
+    ref = simple_deck(2)
+    for cls, faces in deck.faces.items():
+        for f in faces:
+            assert any(max(abs(p - q) for p, q in zip(f.corners[0], r.corners[0])) <= 3 for r in ref.faces[cls])
+
+
+def test_fetch_decks_command_warns_writes_sheet_and_skips_cached(tmp_path: Path, monkeypatch, capsys):
+    from handfoot.cli import main
+
+    monkeypatch.setattr("datasets.decks.fetch.subprocess.run", _failing_run)
+    monkeypatch.setattr(sources_mod, "SOURCES", (BROKEN, LOCAL))
+    # keep the drawn decks in the contact sheet few, so the test stays fast
+    monkeypatch.setattr("datasets.decks.SIMPLE_VARIANTS", 1)
+    monkeypatch.setattr("datasets.decks.procedural_decks", lambda seed=0, count=12: procedural_decks(seed, 2))
+    _local_package(tmp_path / "decks" / "downloads")
+    sheet = tmp_path / "sheet.jpg"
+    code = main(["dataset", "fetch-decks", "--cache", str(tmp_path / "decks"), "--sheet", str(sheet)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "warning" in out and "broken-debian" in out and "Unable to locate package" in out
+    assert "Traceback" not in out
+    assert "local: 1 rendered" in out
+    assert sheet.stat().st_size > 10_000 and str(sheet) in out.replace("\n", "")
+    assert (tmp_path / "decks" / "manifest.json").is_file()
+
+    code = main(["dataset", "fetch-decks", "--cache", str(tmp_path / "decks"), "--sheet", str(sheet)])
+    assert code == 0
+    assert "local: 0 rendered, 1 already cached" in capsys.readouterr().out
