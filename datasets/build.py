@@ -164,6 +164,7 @@ def build_dataset(out: Path, images: int, seed: int, tile: int = 320, val_fracti
     seconds = time.perf_counter() - t0
     summary = {
         "images": images, "seed": seed, "tile": tile, "val_fraction": val_fraction, "workers": workers,
+        "textures": len(tex),
         **{k: totals[k] for k in sorted(totals)},
         "train_classes": {c: classes.get(c, 0) for c in CLASS_NAMES},
         "bytes": nbytes, "seconds": round(seconds, 1),

@@ -23,14 +23,32 @@ def value_noise(rng: np.random.Generator, w: int, h: int, cells: float) -> np.nd
 
 
 def fbm(rng: np.random.Generator, w: int, h: int, cells: float, octaves: int = 4) -> np.ndarray:
-    """Fractal noise: value noise summed over octaves, normalised to about [-1, 1]."""
-    out = np.zeros((h, w), np.float32)
+    """Fractal noise: value noise summed over octaves, normalised to about [-1, 1].
+
+    Computed at a lower resolution when its finest features are large (then upscaled).
+    """
+    finest = max(w, h) / (cells * 2 ** (octaves - 1))
+    s = int(max(1, min(8, finest // 6)))
+    sw, sh = max(2, -(-w // s)), max(2, -(-h // s))
+    out = np.zeros((sh, sw), np.float32)
     amp, total = 1.0, 0.0
     for o in range(octaves):
-        out += amp * value_noise(rng, w, h, cells * 2 ** o)
+        out += amp * value_noise(rng, sw, sh, cells * 2 ** o)
         total += amp
         amp *= 0.5
-    return out / total
+    out /= total
+    return out if s == 1 else cv2.resize(out, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def soft_blur(img: np.ndarray, sigma: float) -> np.ndarray:
+    """Gaussian blur; large sigmas are done on a shrunken copy (same look, a fraction of the time)."""
+    if sigma <= 4:
+        return cv2.GaussianBlur(img, (0, 0), max(sigma, 0.1))
+    h, w = img.shape[:2]
+    f = min(sigma / 2.0, 16.0)
+    small = cv2.resize(img, (max(2, int(w / f)), max(2, int(h / f))), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), sigma / f)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def _colour(rng: np.random.Generator, palette: list[tuple[int, int, int]], jitter: float = 18) -> np.ndarray:
@@ -82,7 +100,7 @@ def wood(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
 
 def felt(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     """Felt or baize: a deep colour with fine fibre noise and soft blotches."""
-    fine = cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), rng.uniform(0.5, 1.2))
+    fine = cv2.GaussianBlur(rng.standard_normal((h, w), dtype=np.float32), (0, 0), rng.uniform(0.5, 1.2))
     field = 0.6 * fine + 0.4 * fbm(rng, w, h, rng.uniform(3, 10), 3)
     return _tint(field, _colour(rng, FELTS, 10), rng.uniform(0.05, 0.15))
 
@@ -107,31 +125,32 @@ def cloth(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
 
 
 def knit(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
-    """A knitted blanket: rows of V-shaped stitches with deep folds."""
-    p = int(rng.integers(8, 22))
-    tile = np.zeros((p * 2, p), np.float32)
-    cv2.ellipse(tile, (p // 4, p), (p // 4, p - 1), -25, 0, 360, 1.0, -1, cv2.LINE_AA)
-    cv2.ellipse(tile, (3 * p // 4, p), (p // 4, p - 1), 25, 0, 360, 1.0, -1, cv2.LINE_AA)
-    tile = cv2.GaussianBlur(tile, (0, 0), p / 8)
-    reps = (h // p + 4, w // p + 4)
-    big = np.tile(tile, (reps[0] // 2 + 1, reps[1]))
-    ang = rng.uniform(-90, 90)
-    m = cv2.getRotationMatrix2D((w / 2, h / 2), ang, 1.0)
-    warp = fbm(rng, w, h, 3, 2) * p * rng.uniform(0.5, 2.0)
+    """A knitted blanket: columns of V-shaped stitches (two slanted loops), rows apart, with deep folds."""
+    p = int(rng.integers(10, 30))  # stitch width in px
+    ph = int(p * rng.uniform(0.7, 1.0))  # row height
+    tile = np.zeros((ph * 4, p * 4), np.float32)  # drawn at 4x for smooth loops
+    for cx, ang in ((int(1.25 * p), -30), (int(2.75 * p), 30)):  # the two legs of a V, a valley between columns
+        cv2.ellipse(tile, (cx, 2 * ph), (int(p * 0.78), int(ph * 2.1)), ang, 0, 360, 1.0, -1, cv2.LINE_AA)
+    tile = cv2.GaussianBlur(tile, (0, 0), p * 0.3)
+    tile = cv2.resize(tile, (p, ph), interpolation=cv2.INTER_AREA)
+    tile = (tile / max(float(tile.max()), 1e-6)) ** 0.8
+    big = np.tile(tile, (h // ph + 8, w // p + 8))
+    # wavy rows and a slow bend, then turn the whole blanket
+    warp = fbm(rng, w, h, 3, 2) * p * rng.uniform(0.5, 1.5)
     mx, my = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
-    mx = mx + warp + big.shape[1] / 2 - w / 2
-    my = my + warp * 0.7 + big.shape[0] / 2 - h / 2
-    field = cv2.remap(big, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    field = cv2.remap(big, mx + warp + 2 * p, my + warp * 0.6 + 2 * ph, cv2.INTER_LINEAR,
+                      borderMode=cv2.BORDER_REFLECT)
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), rng.uniform(-90, 90), 1.0)
     field = cv2.warpAffine(field, m, (w, h), borderMode=cv2.BORDER_REFLECT)
     folds = fbm(rng, w, h, rng.uniform(1.5, 3), 2)
-    img = _tint((field - 0.5) * 1.6 + folds * 0.8, _colour(rng, KNITS, 10), rng.uniform(0.12, 0.25))
-    return img
+    fuzz = cv2.GaussianBlur(rng.standard_normal((h, w), dtype=np.float32), (0, 0), 0.7) * 0.15
+    return _tint((field - 0.55) * 1.4 + folds * 0.6 + fuzz, _colour(rng, KNITS, 10), rng.uniform(0.2, 0.35))
 
 
 def carpet(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     """Carpet or rug: speckled colour noise at several scales."""
     base = _colour(rng, CARPETS, 20)
-    speck = rng.standard_normal((h, w, 3)).astype(np.float32) * rng.uniform(10, 30)
+    speck = rng.standard_normal((h, w, 3), dtype=np.float32) * rng.uniform(10, 30)
     speck = cv2.GaussianBlur(speck, (0, 0), rng.uniform(0.6, 1.5))
     field = fbm(rng, w, h, rng.uniform(4, 20), 3)
     return np.clip(_tint(field, base, 0.15) + speck, 0, 255)
@@ -143,7 +162,7 @@ def stone(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     f = fbm(rng, w, h, rng.uniform(2, 6), 5)
     veins = 1 - np.abs(np.sin(f * rng.uniform(6, 14)))
     veins = veins ** rng.uniform(6, 20)
-    grain = rng.standard_normal((h, w)).astype(np.float32) * rng.uniform(0, 0.5)
+    grain = rng.standard_normal((h, w), dtype=np.float32) * rng.uniform(0, 0.5)
     sign = -1 if base.mean() > 128 else 1
     return _tint(sign * veins * 0.8 + 0.2 * grain, base, rng.uniform(0.1, 0.3))
 
@@ -152,22 +171,27 @@ def solid(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     """A plain surface (desk, plastic, paper) with a gentle gradient and grain."""
     base = _colour(rng, SOLIDS, 12)
     grad = fbm(rng, w, h, 1.5, 2)
-    grain = rng.standard_normal((h, w)).astype(np.float32) * rng.uniform(0.02, 0.1)
+    grain = rng.standard_normal((h, w), dtype=np.float32) * rng.uniform(0.02, 0.1)
     return _tint(grad * 0.5 + grain, base, rng.uniform(0.03, 0.1))
 
 
 def from_file(rng: np.random.Generator, w: int, h: int, path: Path) -> np.ndarray | None:
-    """A texture image tiled (mirrored) and scaled over the frame; None when unreadable."""
+    """A texture image scaled up, tiled (mirrored), turned and recoloured over the frame; None when unreadable."""
     tex = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if tex is None or min(tex.shape[:2]) < 16:
         return None
-    k = rng.uniform(0.7, 3.0)
-    tex = cv2.resize(tex, (max(8, int(tex.shape[1] * k)), max(8, int(tex.shape[0] * k))))
-    reps_y, reps_x = h // tex.shape[0] + 2, w // tex.shape[1] + 2
+    k = rng.uniform(1.5, 6.0) * max(w, h) / 1600
+    tex = cv2.resize(tex, (max(8, int(tex.shape[1] * k)), max(8, int(tex.shape[0] * k))),
+                     interpolation=cv2.INTER_CUBIC)
+    side = int(math.hypot(w, h)) + 2
+    reps_y, reps_x = side // tex.shape[0] + 2, side // tex.shape[1] + 2
     row = np.concatenate([tex if i % 2 == 0 else tex[:, ::-1] for i in range(reps_x)], axis=1)
     big = np.concatenate([row if i % 2 == 0 else row[::-1] for i in range(reps_y)], axis=0)
-    oy, ox = int(rng.integers(0, big.shape[0] - h + 1)), int(rng.integers(0, big.shape[1] - w + 1))
-    return big[oy:oy + h, ox:ox + w].astype(np.float32)
+    m = cv2.getRotationMatrix2D((big.shape[1] / 2, big.shape[0] / 2), rng.uniform(0, 360), 1.0)
+    m[:, 2] -= [(big.shape[1] - w) / 2, (big.shape[0] - h) / 2]
+    img = cv2.warpAffine(big, m, (w, h), borderMode=cv2.BORDER_REFLECT).astype(np.float32)
+    img *= rng.uniform(0.9, 1.1, 3).astype(np.float32) * rng.uniform(0.8, 1.15)  # recolour a little
+    return img
 
 
 GENERATORS = {"wood": wood, "felt": felt, "cloth": cloth, "knit": knit, "carpet": carpet, "stone": stone,

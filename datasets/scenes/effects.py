@@ -7,7 +7,7 @@ import math
 import cv2
 import numpy as np
 
-from datasets.scenes.backgrounds import fbm
+from datasets.scenes.backgrounds import fbm, soft_blur
 
 
 def uneven_light(rng: np.random.Generator, img: np.ndarray) -> None:
@@ -36,7 +36,7 @@ def cast_shadow(rng: np.random.Generator, img: np.ndarray) -> None:
                    1).astype(np.int32)
     cv2.fillPoly(mask, [pts], 1.0, cv2.LINE_AA)
     soft = rng.uniform(1, 40) if rng.random() < 0.5 else rng.uniform(40, 0.1 * max(w, h) + 41)
-    mask = cv2.GaussianBlur(mask, (0, 0), soft)
+    mask = soft_blur(mask, soft)
     img *= (1 - rng.uniform(0.25, 0.65) * mask)[..., None]
 
 
@@ -47,7 +47,7 @@ def glare(rng: np.random.Generator, img: np.ndarray) -> None:
     c = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
     ax = (int(rng.uniform(0.03, 0.2) * max(w, h)), int(rng.uniform(0.02, 0.12) * max(w, h)))
     cv2.ellipse(mask, c, ax, rng.uniform(0, 180), 0, 360, 1.0, -1)
-    mask = cv2.GaussianBlur(mask, (0, 0), max(ax) * 0.4 + 1)
+    mask = soft_blur(mask, max(ax) * 0.4 + 1)
     img += (rng.uniform(40, 140) * mask)[..., None]
 
 
@@ -77,7 +77,7 @@ def blur(rng: np.random.Generator, img: np.ndarray, scale: float) -> np.ndarray:
     if rng.random() < 0.6:
         sigma = rng.uniform(0.4, 0.6 + 0.05 * scale)
         return cv2.GaussianBlur(img, (0, 0), sigma)
-    k = int(rng.integers(3, max(4, int(3 + 0.25 * scale))))
+    k = int(rng.integers(3, max(4, int(3 + 0.15 * scale))))
     kern = np.zeros((k, k), np.float32)
     kern[k // 2, :] = 1.0
     kern = cv2.warpAffine(kern, cv2.getRotationMatrix2D(((k - 1) / 2, (k - 1) / 2), rng.uniform(0, 180), 1.0), (k, k))
@@ -89,8 +89,8 @@ def sensor_noise(rng: np.random.Generator, img: np.ndarray) -> None:
     """Shot-like and read noise, some of it in colour, some of it blotchy (in place)."""
     h, w = img.shape[:2]
     sigma = rng.uniform(1, 9)
-    lum = rng.standard_normal((h, w, 1)).astype(np.float32) * sigma
-    chroma = rng.standard_normal((h, w, 3)).astype(np.float32) * sigma * rng.uniform(0, 0.6)
+    lum = rng.standard_normal((h, w, 1), dtype=np.float32) * sigma
+    chroma = rng.standard_normal((h, w, 3), dtype=np.float32) * sigma * rng.uniform(0, 0.6)
     if rng.random() < 0.3:
         chroma = cv2.GaussianBlur(chroma, (0, 0), 1.2)
     bright = np.clip(img.mean(axis=2, keepdims=True) / 255.0, 0.05, 1.0)

@@ -7,6 +7,7 @@ import math
 import cv2
 import numpy as np
 
+from datasets.scenes.backgrounds import soft_blur
 from datasets.scenes.compose import OCCLUDER
 
 SKIN = [(255, 220, 190), (235, 190, 160), (210, 160, 120), (170, 120, 85), (120, 80, 55), (90, 60, 40),
@@ -62,7 +63,7 @@ def hand(rng: np.random.Generator, w: int, h: int, unit: float) -> tuple[np.ndar
     cv2.line(mask, (int(thumb_base[0]), int(thumb_base[1])), (int(tip[0]), int(tip[1])), 1.0,
              max(2, int(size * 0.2)), cv2.LINE_AA)
     colour = np.array(_bgr(SKIN[int(rng.integers(len(SKIN)))], rng), np.float32)
-    shade = cv2.GaussianBlur(mask, (0, 0), max(1.0, size * 0.15))
+    shade = soft_blur(mask, max(1.0, size * 0.15))
     img = colour[None, None, :] * (0.7 + 0.35 * shade[..., None])
     return mask, img
 
@@ -95,7 +96,7 @@ def phone(rng: np.random.Generator, w: int, h: int, unit: float) -> tuple[np.nda
     cv2.fillConvexPoly(mask, pts, 1.0, cv2.LINE_AA)
     shade = rng.uniform(10, 60)
     img = np.full((h, w, 3), shade, np.float32)
-    img += 25 * cv2.GaussianBlur(mask, (0, 0), unit * 0.3)[..., None]
+    img += 25 * soft_blur(mask, unit * 0.3)[..., None]
     return mask, img
 
 
@@ -184,7 +185,7 @@ def add_occluders(rng: np.random.Generator, frame: np.ndarray, ids: np.ndarray, 
             img = cv2.filter2D(img, -1, kern)
         else:
             mask = cv2.GaussianBlur(mask, (0, 0), 0.8)
-        shadow = cv2.GaussianBlur(np.roll(mask, (int(unit * 0.05), int(unit * 0.05)), (0, 1)), (0, 0), unit * 0.08)
+        shadow = soft_blur(np.roll(mask, (int(unit * 0.05), int(unit * 0.05)), (0, 1)), unit * 0.08)
         frame *= (1 - 0.35 * shadow)[..., None]
         frame[:] = frame * (1 - mask[..., None]) + img * mask[..., None]
         ids[mask > 0.5] = OCCLUDER

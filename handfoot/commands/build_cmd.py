@@ -22,10 +22,12 @@ def _check_out(out: Path) -> None:
 
 
 def _textures(folder: Path | None) -> list[Path]:
+    """Texture images from --textures, else from the texture cache when it was fetched."""
     from datasets.scenes.backgrounds import texture_files  # noqa: PLC0415
+    from datasets.scenes.textures import texture_cache  # noqa: PLC0415
 
     if folder is None:
-        return []
+        return texture_files(texture_cache())
     if not folder.is_dir():
         raise UserError(f"--textures {folder} is not a folder")
     return texture_files(folder)
@@ -39,7 +41,8 @@ def build(
     val_fraction: float = typer.Option(0.1, "--val-fraction", min=0.0, max=0.9,
                                        help="Share of scenes kept whole for validation."),
     decks_cache: Path | None = typer.Option(None, "--decks-cache", help="Deck cache folder (fetched deck designs)."),
-    textures: Path | None = typer.Option(None, "--textures", help="Folder of table-top texture images to mix in."),
+    textures: Path | None = typer.Option(
+        None, "--textures", help="Folder of table-top texture images to mix in (default: the fetch-textures cache)."),
     workers: int = typer.Option(2, "--workers", min=1, help="Worker processes."),
 ) -> None:
     """Render synthetic Hand and Foot photos into a YOLO data set (tiles to train, full frames to validate)."""
@@ -81,7 +84,21 @@ def rounds(
     Console().print(f"wrote {summary['rounds']} rounds, {summary['photos']} photos -> {out}")
 
 
+def fetch_textures(
+    cache: Path | None = typer.Option(None, "--cache", help="Texture folder (default $HANDFOOT_CACHE/textures)."),
+) -> None:
+    """Download GIMP's table-like patterns (Debian package gimp-data) as table tops for `dataset build`."""
+    from datasets.scenes.textures import fetch_textures as fetch, texture_cache  # noqa: PLC0415
+
+    try:
+        files = fetch(cache)
+    except (RuntimeError, OSError) as exc:
+        raise UserError(f"could not fetch textures: {exc}") from exc
+    Console().print(f"wrote {len(files)} textures to {texture_cache(cache) / 'gimp'}")
+
+
 def register(app: typer.Typer) -> None:
-    """Add `build` and `rounds` to the `dataset` command group."""
+    """Add `build`, `rounds` and `fetch-textures` to the `dataset` command group."""
     app.command("build")(build)
     app.command("rounds")(rounds)
+    app.command("fetch-textures")(fetch_textures)
