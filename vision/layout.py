@@ -13,12 +13,15 @@ This module knows classes and geometry, never points:
 - the red-three class (when the caller says red 3s are laid) goes to the row;
 - BACK cards (face down) are kept apart for a warning.
 
-Photos may be turned a quarter: when most index boxes are wider than tall,
-columns run across the photo and the axes are swapped.
+Photos may be turned any way: the direction the columns run in is measured
+from each meld's fanned indices (which lie on a line), and each column's
+line is fitted, so a tilted or perspective photo still puts a wild in the
+column it lies in.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -89,22 +92,90 @@ def columns_run_across(cards: Iterable[Card]) -> bool:
     return votes > 0
 
 
-def _axes(det: Detection, swapped: bool) -> tuple[float, float]:
-    """(across, along) coordinates of a corner: along runs down a column."""
-    x, y = det.center
-    return (y, x) if swapped else (x, y)
+@dataclass(frozen=True)
+class Frame:
+    """Photo axes turned so columns run along (ux, uy); across is the normal."""
+
+    ux: float
+    uy: float
+
+    def axes(self, det: Detection) -> tuple[float, float]:
+        """(across, along) coordinates of a corner."""
+        x, y = det.center
+        return (x * self.uy - y * self.ux, x * self.ux + y * self.uy)
+
+
+def column_frame(groups: Iterable[list[Card]], size: float) -> Frame:
+    """The direction the meld columns run in, from the fanned indices of each meld.
+
+    Each fanned index (a single-corner card) steps to its nearest neighbour of
+    the same meld along the column; those steps are averaged as axes (so up
+    and down agree). With no fan to measure, index box shapes decide between
+    down the photo and across it.
+    """
+    sx = sy = 0.0
+    all_cards: list[Card] = []
+    reach2 = (2.5 * size) ** 2
+    for members in groups:
+        all_cards.extend(members)
+        pts = [c.corners[0].center for c in members if len(c.corners) == 1]
+        for i, (x, y) in enumerate(pts):
+            near = min(
+                ((px - x) ** 2 + (py - y) ** 2, px - x, py - y) for j, (px, py) in enumerate(pts) if j != i
+            ) if len(pts) > 1 else None
+            if near is None or near[0] > reach2 or near[0] == 0:
+                continue
+            angle = math.atan2(near[2], near[1])  # one fan step: along the column
+            sx += math.cos(2 * angle)
+            sy += math.sin(2 * angle)
+    if sx == 0.0 and sy == 0.0:
+        return Frame(1.0, 0.0) if columns_run_across(all_cards) else Frame(0.0, 1.0)
+    angle = 0.5 * math.atan2(sy, sx)
+    ux, uy = math.cos(angle), math.sin(angle)
+    if (abs(uy) >= abs(ux) and uy < 0) or (abs(ux) > abs(uy) and ux < 0):
+        ux, uy = -ux, -uy
+    return Frame(ux, uy)
 
 
 @dataclass
 class _Column:
     key: str
     cards: list[Card]
-    across: float
+    across: float  # across position of the fitted line at along = 0
+    slope: float  # d(across) / d(along): columns lean a little under perspective
     along_min: float
     along_max: float
 
+    def across_at(self, along: float) -> float:
+        return self.across + self.slope * along
 
-def _split_columns(key: str, cards: list[Card], swapped: bool, gap: float) -> list[_Column]:
+
+def _fit_column(key: str, members: list[Card], frame: Frame, size: float) -> _Column:
+    pts = [frame.axes(d) for c in members for d in c.corners]
+    middle = statistics.median(p[0] for p in pts)
+    # one point per card: its corner on the column's line (a whole card's
+    # other corner lies a card width off it)
+    anchors = [min((frame.axes(d) for d in c.corners), key=lambda p: abs(p[0] - middle)) for c in members]
+    slope, across = 0.0, statistics.median(p[0] for p in anchors)
+    if len(anchors) >= 3:
+        mean_al = sum(p[1] for p in anchors) / len(anchors)
+        mean_ac = sum(p[0] for p in anchors) / len(anchors)
+        var = sum((p[1] - mean_al) ** 2 for p in anchors)
+        if var >= (2 * size) ** 2 * len(anchors) / 4:
+            fit = sum((p[1] - mean_al) * (p[0] - mean_ac) for p in anchors) / var
+            if abs(fit) <= 0.35:
+                slope, across = fit, mean_ac - fit * mean_al
+    return _Column(
+        key=key,
+        cards=members,
+        across=across,
+        slope=slope,
+        along_min=min(p[1] for p in pts),
+        along_max=max(p[1] for p in pts),
+    )
+
+
+def _split_columns(key: str, cards: list[Card], frame: Frame, size: float, gap: float) -> list[_Column]:
     """Cluster one meld's cards into columns: corners closer than `gap` across, and
     the two corners of one card, are in one column."""
     corners = [(ci, d) for ci, c in enumerate(cards) for d in c.corners]
@@ -116,34 +187,23 @@ def _split_columns(key: str, cards: list[Card], swapped: bool, gap: float) -> li
             i = parent[i]
         return i
 
-    order = sorted(corners, key=lambda cd: _axes(cd[1], swapped)[0])
+    order = sorted(corners, key=lambda cd: frame.axes(cd[1])[0])
     for (ca, da), (cb, db) in zip(order, order[1:]):
-        if _axes(db, swapped)[0] - _axes(da, swapped)[0] <= gap:
+        if frame.axes(db)[0] - frame.axes(da)[0] <= gap:
             parent[find(ca)] = find(cb)
     groups: dict[int, list[Card]] = {}
     for ci, card in enumerate(cards):
         groups.setdefault(find(ci), []).append(card)
-    columns = []
-    for members in groups.values():
-        pts = [_axes(d, swapped) for c in members for d in c.corners]
-        columns.append(
-            _Column(
-                key=key,
-                cards=members,
-                across=statistics.median(p[0] for p in pts),
-                along_min=min(p[1] for p in pts),
-                along_max=max(p[1] for p in pts),
-            )
-        )
+    columns = [_fit_column(key, members, frame, size) for members in groups.values()]
     columns.sort(key=lambda col: col.across)
     return columns
 
 
-def _wild_cost(wild: Card, col: _Column, swapped: bool, size: float, cfg: LayoutConfig) -> float | None:
+def _wild_cost(wild: Card, col: _Column, frame: Frame, size: float, cfg: LayoutConfig) -> float | None:
     best: float | None = None
     for d in wild.corners:
-        across, along = _axes(d, swapped)
-        d_across = abs(across - col.across) / size
+        across, along = frame.axes(d)
+        d_across = abs(across - col.across_at(along)) / size
         if along < col.along_min:
             d_along = (col.along_min - along) / size
         elif along > col.along_max:
@@ -179,7 +239,6 @@ def layout_table(
     out = TableLayout()
     faces = [c for c in cards if c.cls != BACK]
     out.backs = [c for c in cards if c.cls == BACK]
-    swapped = columns_run_across(faces)
     size = _median_size(faces)
 
     by_key: dict[str, list[Card]] = {}
@@ -192,9 +251,10 @@ def layout_table(
         else:
             by_key.setdefault(groups.get(card.cls, card.cls), []).append(card)
 
+    frame = column_frame(by_key.values(), size)
     columns: list[_Column] = []
     for key, members in by_key.items():
-        cols = _split_columns(key, members, swapped, cfg.column_gap * size)
+        cols = _split_columns(key, members, frame, size, cfg.column_gap * size)
         if len(cols) > 1:
             out.notes.append(
                 f"the {key} cards lie in {len(cols)} columns; counted as one meld of {key} "
@@ -204,7 +264,7 @@ def layout_table(
 
     extra: dict[str, list[Card]] = {}
     for wild in wilds:
-        scored = [(c, _wild_cost(wild, col, swapped, size, cfg)) for c, col in enumerate(columns)]
+        scored = [(c, _wild_cost(wild, col, frame, size, cfg)) for c, col in enumerate(columns)]
         fits = [(cost, c) for c, cost in scored if cost is not None]
         if not fits:
             out.unplaced.append(wild)
@@ -216,7 +276,7 @@ def layout_table(
     for col in columns:
         key_pos.setdefault(col.key, col.across)
     for key in sorted(by_key, key=lambda k: key_pos[k]):
-        meld = sorted(by_key[key] + extra.get(key, []), key=lambda c: _axes(c.corners[0], swapped)[::-1])
+        meld = sorted(by_key[key] + extra.get(key, []), key=lambda c: frame.axes(c.corners[0])[::-1])
         out.melds.append(meld)
         out.meld_keys.append(key)
     return out
