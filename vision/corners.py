@@ -53,7 +53,7 @@ class JoinConfig:
     max_ratio: float = 6.8
     max_size_ratio: float = 2.0  # larger index size / smaller one (perspective)
     max_cost: float = 0.85  # |ln(ratio / expected)| plus penalties
-    clear_aspect: float = 1.5  # box h/w (or w/h) from which orientation is trusted
+    clear_aspect: float = 1.4  # box h/w (or w/h) from which orientation is trusted
     max_aspect_ratio: float = 1.6  # the two corners of a card are boxes of one shape
     adapt: bool = True  # re-estimate diagonal_ratio from this photo's pairs
     adapt_min_pairs: int = 2

@@ -104,6 +104,11 @@ class Frame:
         x, y = det.center
         return (x * self.uy - y * self.ux, x * self.ux + y * self.uy)
 
+    def half_width(self, det: Detection) -> float:
+        """Half the corner box's extent across the columns."""
+        x1, y1, x2, y2 = det.box
+        return ((x2 - x1) * abs(self.uy) + (y2 - y1) * abs(self.ux)) / 2.0
+
 
 def column_frame(groups: Iterable[list[Card]], size: float) -> Frame:
     """The direction the meld columns run in, from the fanned indices of each meld.
@@ -145,6 +150,7 @@ class _Column:
     slope: float  # d(across) / d(along): columns lean a little under perspective
     along_min: float
     along_max: float
+    half: float = 0.0  # typical half width of its indices across the column
 
     def across_at(self, along: float) -> float:
         return self.across + self.slope * along
@@ -172,6 +178,7 @@ def _fit_column(key: str, members: list[Card], frame: Frame, size: float) -> _Co
         slope=slope,
         along_min=min(p[1] for p in pts),
         along_max=max(p[1] for p in pts),
+        half=statistics.median(frame.half_width(d) for c in members for d in c.corners),
     )
 
 
@@ -203,7 +210,11 @@ def _wild_cost(wild: Card, col: _Column, frame: Frame, size: float, cfg: LayoutC
     best: float | None = None
     for d in wild.corners:
         across, along = frame.axes(d)
-        d_across = abs(across - col.across_at(along)) / size
+        # fanned indices line up by their edge (a wide "WILD" index and a
+        # narrow "7" start at the same card margin): compare centres and edges
+        line = col.across_at(along)
+        grow = frame.half_width(d) - col.half
+        d_across = min(abs(across - line), abs(across - grow - line), abs(across + grow - line)) / size
         if along < col.along_min:
             d_along = (col.along_min - along) / size
         elif along > col.along_max:
