@@ -6,6 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 export YOLO_OFFLINE := 1
+export YOLO_AUTOINSTALL := False
 
 .PHONY: demo test test-fast venv clean
 

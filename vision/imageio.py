@@ -6,6 +6,7 @@ command line can print it as one line (exit status 2).
 
 from __future__ import annotations
 
+import sys
 import warnings
 from pathlib import Path
 
@@ -17,6 +18,17 @@ from vision.errors import ImageError
 # Photos from modern phones are large but well below this; PIL's own guard
 # (about 179 Mpx) would otherwise raise a warning-turned-error we word ourselves.
 _MAX_PIXELS = 250_000_000
+
+
+def _pil_open(path: Path) -> Image.Image:
+    """PIL's own `Image.open`, never ultralytics' wrapper of it.
+
+    Once ultralytics is imported, `Image.open` tries to pip-install a HEIF
+    plugin whenever a file is not an image; we want the plain "not an image".
+    """
+    patches = sys.modules.get("ultralytics.utils.patches")
+    opener = getattr(patches, "_image_open", None) or Image.open
+    return opener(path)
 
 
 def load_image(path: Path) -> np.ndarray:
@@ -42,7 +54,7 @@ def load_image(path: Path) -> np.ndarray:
             previous = Image.MAX_IMAGE_PIXELS
             Image.MAX_IMAGE_PIXELS = _MAX_PIXELS
             try:
-                with Image.open(path) as img:
+                with _pil_open(path) as img:
                     img.load()
                     upright = ImageOps.exif_transpose(img)
                     rgb = upright.convert("RGB")
@@ -73,7 +85,7 @@ def check_image(path: Path) -> tuple[int, int]:
     if path.stat().st_size == 0:
         raise ImageError(f"photo is an empty file (0 bytes): {path}")
     try:
-        with Image.open(path) as img:
+        with _pil_open(path) as img:
             width, height = img.size
     except UnidentifiedImageError as exc:
         raise ImageError(f"not an image (unknown or unsupported format): {path}") from exc

@@ -22,6 +22,7 @@ def prepare() -> Path:
     cfg = config_dir()
     cfg.mkdir(parents=True, exist_ok=True)
     os.environ["YOLO_OFFLINE"] = "1"
+    os.environ["YOLO_AUTOINSTALL"] = "False"  # never pip-install anything at run time
     os.environ.setdefault("YOLO_CONFIG_DIR", str(cfg))
     os.environ.setdefault("YOLO_VERBOSE", "False")
     # ultralytics wants Arial for plots; matplotlib (its dependency) ships DejaVu Sans.

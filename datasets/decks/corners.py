@@ -107,7 +107,7 @@ def _analyse(image: np.ndarray, width_frac: float = 0.42, height_frac: float = 0
     """The ink mask of the top-left search region and its blobs (see components)."""
     h, w = image.shape[:2]
     rw, rh = round(w * width_frac), round(h * height_frac)
-    ink = ink_mask(np.ascontiguousarray(image[:rh, :rw]), paper_colour(image)).astype(np.uint8)
+    ink = _without_thin_lines(ink_mask(np.ascontiguousarray(image[:rh, :rw]), paper_colour(image)).astype(np.uint8), w, h)
     n, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     out = []
     min_area = max(4, (w // 100) ** 2)
@@ -119,14 +119,36 @@ def _analyse(image: np.ndarray, width_frac: float = 0.42, height_frac: float = 0
             continue
         if x <= 1 or y <= 1:  # touches the card's own edge: a border
             continue
+        if x + cw < 0.12 * w and y + ch < 0.12 * w:  # inside the rounded corner: its outline, not an index
+            continue
+        if x < 0.04 * w and y < 0.04 * w and area < 0.25 * cw * ch:  # a thin arc hugging the corner
+            continue
         if (cw > 0.3 * w and ch < 0.03 * h) or (ch > 0.3 * h and cw < 0.03 * w):
             continue  # a thin frame line
         out.append(Comp(x, y, x + cw, y + ch, area))
     return ink.astype(bool), out
 
 
+def _without_thin_lines(ink: np.ndarray, w: int, h: int) -> np.ndarray:
+    """Ink minus long straight lines at most 4 px thick and edge border bands (frames touching a rank would join it to other art)."""
+    long_h = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, max(15, round(0.25 * w))), np.uint8))
+    long_v = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((max(15, round(0.25 * h)), 1), np.uint8))
+    thick_v = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((5, 1), np.uint8))
+    thick_h = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, 5), np.uint8))
+    lines = (long_h & ~thick_v) | (long_v & ~thick_h)
+    ink = ink & ~lines
+    # a printed border band along the card edge (any thickness): rows/columns near the edge that are mostly ink
+    for r in range(min(ink.shape[0], round(0.06 * h))):
+        if ink[r].mean() > 0.6:
+            ink[r] = 0
+    for c in range(min(ink.shape[1], round(0.06 * w))):
+        if ink[:, c].mean() > 0.6:
+            ink[:, c] = 0
+    return ink
+
+
 def _text_sized(c: Comp, w: int, h: int) -> bool:
-    return 0.035 * h <= c.h <= 0.2 * h and c.w <= 0.22 * w
+    return 0.035 * h <= c.h <= 0.25 * h and c.w <= 0.25 * w
 
 
 def first_glyph(comps: list[Comp], w: int, h: int) -> Comp | None:
@@ -176,8 +198,8 @@ def _rank_parts(comps: list[Comp], g: Geometry) -> list[Comp]:
         nxt = [
             c for c in comps
             if c not in parts and c.x1 >= x2 - 2 and c.x1 - x2 < 0.25 * g.height
-            and abs(c.y1 - y1) < 0.25 * g.height and abs(c.y2 - y2) < 0.25 * g.height
-            and (max(c.x2, x2) - x1) < 2.6 * g.width + 0.3 * g.height
+            and abs(c.y1 - y1) < 0.15 * g.height and abs(c.y2 - y2) < 0.15 * g.height
+            and (max(c.x2, x2) - x1) < 2.1 * g.width + 0.2 * g.height
         ]
         if not nxt:
             return parts
@@ -199,7 +221,7 @@ def _pip_under(comps: list[Comp], rank: Box, g: Geometry) -> Comp | None:
 def _rank_in_window(ink: np.ndarray, g: Geometry) -> Box | None:
     """Fallback when the rank glyph touches other art: the first run of inked columns in the rows where the deck prints ranks."""
     y1, y2 = max(0, round(g.top)), min(ink.shape[0], round(g.top + g.height))
-    x0 = max(0, round(g.left - 0.3 * g.height))
+    x0 = max(0, round(g.left - 0.15 * g.height))
     x_end = min(ink.shape[1], round(g.left + 2.6 * g.width + 0.3 * g.height))
     cols = ink[y1:y2, x0:x_end].sum(axis=0) > 0
     xs = np.flatnonzero(cols)
@@ -212,6 +234,8 @@ def _rank_in_window(ink: np.ndarray, g: Geometry) -> Box | None:
             break
         end = x
     box = (x0 + int(xs[0]), y1, x0 + int(end) + 1, y2)
+    if box[2] - box[0] > 2.1 * g.width + 0.2 * g.height:
+        return None
     rows = ink[y1:y2, box[0] : box[2]].sum(axis=1) > 0
     if box[2] - box[0] < 0.3 * g.width or rows.mean() < 0.7:
         return None
@@ -313,6 +337,11 @@ def _apply_template(rank: Box, t: tuple[float, float, float, float]) -> Box:
     return (round(cx - pw / 2), round(y1), round(cx + pw / 2), round(y1 + ph))
 
 
+def _same_size(a: Box, b: Box) -> bool:
+    wa, ha, wb, hb = a[2] - a[0], a[3] - a[1], b[2] - b[0], b[3] - b[1]
+    return abs(ha - hb) <= 0.15 * ha + 2 and abs(wa - wb) <= 0.25 * wa + 2
+
+
 def find_deck_corners(deck: Deck, suits: dict[int, str] | None = None) -> CornerReport:
     """Fill every face's `corners` from its artwork (in place); drop faces whose boxes fail the checks.
 
@@ -351,10 +380,13 @@ def find_deck_corners(deck: Deck, suits: dict[int, str] | None = None) -> Corner
                 pip = _apply_template(f.rank, t) if t is not None else None
             box = _union_boxes([f.rank, pip]) if pip is not None else f.rank
             out.append(box if turn == 0 else _rotate_back(box, w, h))
+        if len(out) == 2 and not _same_size(out[0], out[1]):
+            out = out[:1]  # the two printed indices are 180-degree copies: a mismatch means the second is not one
         boxes[id(face)] = out
     sizes = np.array([(b[2] - b[0], b[3] - b[1]) for f in plain for b in boxes[id(f)]], np.float64)
-    if len(sizes) < 0.8 * 2 * len(plain):
-        return CornerReport(deck.name, False, reason=f"index found on only {len(sizes)} of {2 * len(plain)} corners")
+    with_index = sum(1 for f in plain if boxes[id(f)])
+    if with_index < 0.8 * len(plain):
+        return CornerReport(deck.name, False, reason=f"index found on only {with_index} of {len(plain)} faces")
     med_w, med_h = np.median(sizes, axis=0)
     report = CornerReport(deck.name, True)
     for cls in list(deck.faces):

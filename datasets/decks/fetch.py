@@ -40,6 +40,7 @@ class SourceResult:
     skipped: list[str] = field(default_factory=list)  # already in the cache
     failed: list[str] = field(default_factory=list)  # "deck: why"
     excluded: list[str] = field(default_factory=list)  # rendered, but not in the default mix
+    package_file: str = ""  # the downloaded file (its name carries the version)
     seconds: float = 0.0
 
 
@@ -167,6 +168,7 @@ def fetch_source(src: Source, root: Path, reporter: Reporter) -> SourceResult:
     try:
         reporter.source_started(src.name, "downloading")
         package_file = _download(src, root / "downloads")
+        result.package_file = package_file.name
         reporter.source_started(src.name, "unpacking")
         tree = _unpack(src, package_file, root / "downloads" / f"{src.name}-unpacked")
         _check_licence(src, tree)
@@ -224,6 +226,7 @@ def fetch_all(root: Path, sources: tuple[Source, ...] | None = None, reporter: R
         manifest["sources"][src.name] = {
             "registry": src.registry,
             "package": src.package,
+            "package_file": res.package_file,
             "licence": src.licence,
             "licence_file": src.licence_file,
             "ok": res.ok,

@@ -304,10 +304,10 @@ def leftover_layout(pl: Placer, strict: bool = False, hands: list[list[str]] | N
     return out
 
 
-def generic_layout(pl: Placer) -> list[Placement]:
+def generic_layout(pl: Placer, n: int | None = None) -> list[Placement]:
     """Loose cards scattered and overlapping anywhere, any angle, some face down."""
     rng = pl.rng
-    n = int(rng.integers(3, 30))
+    n = int(rng.integers(3, 30)) if n is None else n
     area = CARD_W * math.sqrt(n) * rng.uniform(0.9, 2.2)
     out = []
     for _ in range(n):

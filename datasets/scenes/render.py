@@ -76,8 +76,13 @@ def _frame_layout(rng: np.random.Generator, placements: list[Placement], opts: S
     spec = camera.CameraSpec(w, h, rot, tilt, tdir, dist, idx_px / idx_units,
                              (w * rng.uniform(0.3, 0.7), h * rng.uniform(0.3, 0.7)))
     hmg = camera.homography(spec, centre, extent)
+    if not fit:  # a layout far smaller than the frame: the photographer would step closer
+        bx1, by1, bx2, by2 = _projected_bounds(hmg, placements)
+        fit = max(bx2 - bx1, by2 - by1) < 0.4 * max(w, h)
     if fit and opts.never_crop:
         w, h = _grow_to_fit(rng, hmg, placements, w, h, idx_px, lo, opts.max_long_side)
+    if fit:
+        w, h = _shrink_to_fit(rng, hmg, placements, w, h, idx_px, hi, opts.long_side[0])
     hmg, idx_px = _place(rng, hmg, placements, w, h, idx_px, lo, hi, fit)
     if rng.random() < 0.1:  # a stretched export (non-square pixels)
         k = rng.uniform(0.8, 1.25)
@@ -104,6 +109,17 @@ def _grow_to_fit(rng: np.random.Generator, hmg: np.ndarray, placements: list[Pla
         return w, h
     g = min(lo * rng.uniform(1.0, 1.2) / (idx_px * k), max_long / max(w, h))
     return int(w * g), int(h * g)
+
+
+def _shrink_to_fit(rng: np.random.Generator, hmg: np.ndarray, placements: list[Placement], w: int, h: int,
+                   idx_px: float, hi: float, min_long: int) -> tuple[int, int]:
+    """A smaller photo when a few cards framed whole would need indices larger than `hi`."""
+    bx1, by1, bx2, by2 = _projected_bounds(hmg, placements)
+    k = min(w * 0.9 / max(bx2 - bx1, 1), h * 0.9 / max(by2 - by1, 1))
+    if idx_px * k <= hi:
+        return w, h
+    g = max(hi * rng.uniform(0.9, 1.4) / (idx_px * k), min_long / max(w, h))
+    return (int(w * g), int(h * g)) if g < 1 else (w, h)
 
 
 def _place(rng: np.random.Generator, hmg: np.ndarray, placements: list[Placement], w: int, h: int,
@@ -194,8 +210,18 @@ def render_generic_scene(rng: np.random.Generator, decks: list[Deck], opts: Scen
     return render_placements(rng, layouts.generic_layout(placer), "generic", fam, opts)
 
 
-SCENE_KINDS = {"table": render_table_scene, "leftover": render_leftover_scene, "generic": render_generic_scene}
-KIND_WEIGHTS = {"table": 0.55, "leftover": 0.3, "generic": 0.15}
+def render_closeup_scene(rng: np.random.Generator, decks: list[Deck], opts: SceneOptions | None = None) -> Scene:
+    """One to four cards photographed close (big indices), like a quick phone snap."""
+    opts = opts or SceneOptions()
+    close = SceneOptions(**{**opts.__dict__, "index_px": (max(opts.index_px[0], 30.0), opts.index_px[1]),
+                            "fit_p": 0.5})
+    placer, fam = _source(rng, decks, opts.family)
+    return render_placements(rng, layouts.generic_layout(placer, int(rng.integers(1, 5))), "closeup", fam, close)
+
+
+SCENE_KINDS = {"table": render_table_scene, "leftover": render_leftover_scene, "generic": render_generic_scene,
+               "closeup": render_closeup_scene}
+KIND_WEIGHTS = {"table": 0.5, "leftover": 0.28, "generic": 0.14, "closeup": 0.08}
 
 
 def render_random_scene(rng: np.random.Generator, decks: list[Deck], opts: SceneOptions | None = None) -> Scene:

@@ -30,3 +30,35 @@ def contact_sheet(images: list[np.ndarray], cols: int = 4, cell: int = 320) -> n
         y, x = r * cell + (cell - small.shape[0]) // 2, c * cell + (cell - small.shape[1]) // 2
         sheet[y:y + small.shape[0], x:x + small.shape[1]] = small
     return sheet
+
+
+def write_contact_sheet(path: str, seed: int = 7, count: int = 12, labelled_every: int = 3) -> int:
+    """Render `count` random scenes (default deck mix and texture cache) into one JPEG; returns its bytes."""
+    from pathlib import Path  # noqa: PLC0415
+
+    from datasets.decks import load_decks  # noqa: PLC0415
+    from datasets.scenes.backgrounds import texture_files  # noqa: PLC0415
+    from datasets.scenes.render import SceneOptions, render_random_scene  # noqa: PLC0415
+    from datasets.scenes.textures import texture_cache  # noqa: PLC0415
+
+    decks = load_decks()
+    opts = SceneOptions(textures=tuple(texture_files(texture_cache())))
+    images = []
+    for i in range(count):
+        scene = render_random_scene(np.random.default_rng([seed, i]), decks, opts)
+        images.append(draw_labels(scene) if i % labelled_every == labelled_every - 1 else scene.image)
+    sheet = contact_sheet(images, cols=4, cell=300)
+    ok, buf = cv2.imencode(".jpg", sheet, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    Path(path).write_bytes(buf.tobytes())
+    return len(buf)
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Write a contact sheet of synthetic scenes.")
+    parser.add_argument("--out", default="datasets/contact-scenes.jpg")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--count", type=int, default=12)
+    args = parser.parse_args()
+    print(write_contact_sheet(args.out, args.seed, args.count), "bytes ->", args.out)

@@ -46,7 +46,7 @@ def fetch_decks(
     from datasets.decks.cache import cache_dir  # noqa: PLC0415
     from datasets.decks.fetch import fetch_all  # noqa: PLC0415
 
-    console = Console()
+    console = Console(soft_wrap=True)
     root = cache_dir(cache)
     try:
         root.mkdir(parents=True, exist_ok=True)

@@ -63,3 +63,18 @@ def test_truncated_jpeg_is_an_error(tmp_path):
     with pytest.raises(ImageError) as err:
         load_image(bad)
     assert "cut.jpg" in str(err.value)
+
+
+def test_not_an_image_stays_a_clear_error_once_ultralytics_is_loaded(tmp_path):
+    # ultralytics wraps PIL's Image.open to pip-install a HEIF plugin on unknown files;
+    # our reader must still say "not an image" and never try to install anything.
+    from vision.offline import prepare
+
+    prepare()
+    import ultralytics.utils.patches  # noqa: F401
+
+    path = tmp_path / "notes.jpg"
+    path.write_text("shopping list")
+    for reader in (load_image, check_image):
+        with pytest.raises(ImageError, match="not an image"):
+            reader(path)
