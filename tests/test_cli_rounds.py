@@ -212,8 +212,8 @@ def test_rules_show_unknown(capsys) -> None:
     assert status == 2 and "unknown rule preset 'nope'" in err
 
 
-def test_demo_scores_the_example_round(capsys) -> None:
-    status, out, _ = run(capsys, "demo")
+def test_demo_typed_scores_the_example_round(capsys) -> None:
+    status, out, _ = run(capsys, "demo", "--typed")
     assert status == 0
     assert "clean book of 4s" in out and "Totals:" in out
 
@@ -221,8 +221,8 @@ def test_demo_scores_the_example_round(capsys) -> None:
 def test_demo_without_the_example_fails_clearly(capsys, monkeypatch, tmp_path: Path) -> None:
     from handfoot.commands import demo_cmd
 
-    monkeypatch.setattr(demo_cmd, "EXAMPLE_ROUND", tmp_path / "gone.toml")
-    status, _, err = run(capsys, "demo")
+    monkeypatch.setattr(demo_cmd, "EXAMPLE_PHOTO_ROUND", tmp_path / "gone.toml")
+    status, _, err = run(capsys, "demo", "--out", str(tmp_path / "out"))
     assert status == 2 and "example round file is missing" in err
 
 

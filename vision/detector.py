@@ -120,10 +120,12 @@ def load_detector(weights: Path | None = None, config: InferenceConfig | None = 
     path = Path(weights) if weights is not None else DEFAULT_WEIGHTS
     if not path.is_file():
         raise ModelError(f"model weights not found: {path} (train one with `handfoot train`, or pass --model PATH)")
-    from vision.offline import prepare  # noqa: PLC0415
+    from vision.offline import prepare, use_all_cores  # noqa: PLC0415
 
     prepare()
     from ultralytics import YOLO  # noqa: PLC0415
+
+    use_all_cores()
 
     try:
         model = YOLO(str(path), task="detect")

@@ -67,11 +67,13 @@ def train(plan: TrainPlan, resume: bool = False) -> Path:
     """Run (or resume) one training; returns the path of the best weights."""
     import os  # noqa: PLC0415
 
-    from vision.offline import prepare  # noqa: PLC0415
+    from vision.offline import prepare, use_all_cores  # noqa: PLC0415
 
     os.environ["YOLO_VERBOSE"] = "True"  # training shows its own progress bars and per-epoch figures
     prepare()
     from ultralytics import YOLO  # noqa: PLC0415
+
+    use_all_cores()
 
     run_dir = plan.project.resolve() / plan.name
     last = run_dir / "weights" / "last.pt"

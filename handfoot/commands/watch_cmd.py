@@ -43,7 +43,9 @@ def open_source_for(source: str, realtime: bool):
 def set_threads(count: int) -> None:
     """Limit the detector's CPU threads (torch intra-op threads)."""
     import torch  # noqa: PLC0415
+    import ultralytics.utils.torch_utils as torch_utils  # noqa: PLC0415
 
+    torch_utils.NUM_THREADS = count  # ultralytics resets torch to this when its predictor starts
     torch.set_num_threads(count)
 
 
@@ -70,7 +72,7 @@ def register(app: typer.Typer) -> None:
         once: bool = typer.Option(False, "--once", help="With --no-window: stop after the first stable snapshot."),
         realtime: bool = typer.Option(False, "--realtime", help="Play a video file at its own speed, skipping frames to keep up (always on in a window)."),
         as_json: bool = typer.Option(False, "--json", help="Print snapshots, fps and the final result as JSON on stdout."),
-        threads: int = typer.Option(0, "--threads", min=0, max=64, help="CPU threads for the detector (0: the torch default; 1 is often faster on a busy machine)."),
+        threads: int = typer.Option(0, "--threads", min=0, max=64, help="CPU threads for the detector (0: every core; 1 is often faster on a busy machine)."),
     ) -> int:
         """Score the table live from a camera over it, or from a video.
 
