@@ -158,10 +158,31 @@ def round_options(family: str) -> SceneOptions:
                         effects=0.6, family=family, never_crop=True)
 
 
-def _round_decks(rng: np.random.Generator, decks: list[Deck], family: str) -> list[Deck]:
+def _plan_classes(plan: RoundPlan) -> set[str]:
+    """Every card class the round's photos must show."""
+    classes = {c for side in plan.sides for meld in side.melds for c in meld}
+    classes |= {c for side in plan.sides for hand in side.leftovers for c in hand}
+    if any(side.red3 for side in plan.sides):
+        classes.add("3R")
+    return classes
+
+
+def _round_decks(rng: np.random.Generator, decks: list[Deck], family: str, needs: set[str] = frozenset(),
+                 tries: int = 20) -> list[Deck]:
+    """One or two deck designs of the family that together print every class the round needs.
+
+    (Some designs print no joker index, so their joker was dropped: draw again.)
+    """
     pool = [d for d in decks if d.family == family]
-    n = min(len(pool), 1 if rng.random() < 0.7 else 2)
-    return [pool[int(i)] for i in rng.choice(len(pool), size=n, replace=False)]
+    for _ in range(tries):
+        n = min(len(pool), 1 if rng.random() < 0.7 else 2)
+        used = [pool[int(i)] for i in rng.choice(len(pool), size=n, replace=False)]
+        if needs <= {cls for d in used for cls, faces in d.faces.items() if faces}:
+            return used
+    full = [d for d in pool if needs <= {cls for cls, faces in d.faces.items() if faces}]
+    if not full:
+        raise ValueError(f"no {family} deck prints all of {sorted(needs)}")
+    return [full[int(rng.integers(len(full)))]]
 
 
 def _save(out: Path, name: str, scene: Scene) -> None:
@@ -190,7 +211,7 @@ def render_round(out: Path, index: int, seed: int, decks: list[Deck]) -> tuple[R
     """Plan and photograph round number `index`; writes its photos and round-XXX.toml. Returns (plan, photos)."""
     rng = np.random.default_rng([seed, index])
     plan = plan_round(rng, [d.family for d in decks])
-    used = _round_decks(rng, decks, plan.family)
+    used = _round_decks(rng, decks, plan.family, _plan_classes(plan))
     opts = round_options(plan.family)
     photos = 0
     stem = f"round-{index:03d}"

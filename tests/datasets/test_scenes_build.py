@@ -109,3 +109,22 @@ def test_rounds_write_round_files_whose_true_cards_match_the_photos(tmp_path, de
             truth = json.loads(photo.with_suffix(".json").read_text())
             assert Counter(c["cls"] for c in truth["cards"]) == Counter(cards)
             assert all(c["place"] == "leftover" and c["corners"] for c in truth["cards"])
+
+
+def test_round_decks_print_every_card_the_round_needs(deck):
+    # A design whose joker index could not be found has no joker face: a round with a joker
+    # must then be photographed with another design, never crash.
+    import copy
+
+    import numpy as np
+
+    from datasets.scenes.rounds import _round_decks
+
+    no_joker = copy.copy(deck)
+    no_joker.name = "no-joker"
+    no_joker.faces = {cls: faces for cls, faces in deck.faces.items() if cls != "JOKER"}
+    for seed in range(20):
+        used = _round_decks(np.random.default_rng(seed), [no_joker, deck], deck.family, {"JOKER", "K"})
+        assert any(d.faces.get("JOKER") for d in used)
+    with pytest.raises(ValueError, match="JOKER"):
+        _round_decks(np.random.default_rng(0), [no_joker], deck.family, {"JOKER"})
