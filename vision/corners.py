@@ -31,7 +31,7 @@ BACK boxes are whole cards and never joined.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from vision.detection import Card, Detection
 
@@ -50,9 +50,10 @@ class JoinConfig:
 
     diagonal_ratio: float = 4.2  # expected corner distance / index size
     min_ratio: float = 1.9
-    max_ratio: float = 6.8
+    max_ratio: float = 12.0
     max_size_ratio: float = 2.0  # larger index size / smaller one (perspective)
     max_cost: float = 0.85  # |ln(ratio / expected)| plus penalties
+    adapted_max_cost: float = 0.65  # the same once the photo's own pairs gave the expected ratio
     clear_aspect: float = 1.4  # box h/w (or w/h) from which orientation is trusted
     max_aspect_ratio: float = 1.6  # the two corners of a card are boxes of one shape
     adapt: bool = True  # re-estimate diagonal_ratio from this photo's pairs
@@ -63,6 +64,11 @@ class JoinConfig:
     axis_radius: float = 6.0  # index sizes: fan steps this near tell how cards are turned
     axis_margin: float = 20.0  # degrees: a pair this close to square to a fan is two cards
     chain_degrees: float = 15.0  # how straight three fanned indices must lie
+    face_angle: float = 35.0  # degrees between a card's diagonal and its long side (index centres)
+    face_margin: float = 0.25  # index sizes: the card's face reaches this far beyond its index centres,
+    face_core: float = 0.25  # tangent of the half-angle, at either corner, of the core around the diagonal
+    other_shape_core: float = 0.6  # that core's share for an index of another shape
+    face_margin_across: float = 0.3  # ... and this many index widths across (stacked cards' edges line up)
 
 
 def box_iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
@@ -91,6 +97,12 @@ def _aspect(det: Detection) -> float:
     x1, y1, x2, y2 = det.box
     w, h = max(x2 - x1, 1e-6), max(y2 - y1, 1e-6)
     return h / w
+
+
+def _width(det: Detection) -> float:
+    """The shorter side of the box (the index's width when the card is square to the photo)."""
+    x1, y1, x2, y2 = det.box
+    return min(x2 - x1, y2 - y1)
 
 
 def _direction_ok(a: Detection, b: Detection, clear_aspect: float) -> bool:
@@ -171,22 +183,134 @@ def _is_fan_step(a: Detection, b: Detection, others: list[Detection], tol: float
     return False
 
 
-def _local_axes(dets: list[Detection], cfg: JoinConfig) -> list[tuple[float, float, int]]:
-    """Per detection, the fan directions around it, as summed doubled-angle vectors.
+def _face_frames(a: Detection, b: Detection, axis: float | None, cfg: JoinConfig) -> list[tuple[float, float]]:
+    """The long-side directions (radians) the card a-b may have.
+
+    The long side runs `face_angle` off the diagonal, to one side or the
+    other. Clearly tall (or wide) index boxes say which: the side nearer
+    the photo's vertical (horizontal); else a steady fan nearby, whose line
+    runs along or across its cards; else both stay possible.
+    """
+    dx, dy = b.center[0] - a.center[0], b.center[1] - a.center[1]
+    diag = math.atan2(dy, dx)
+    off = math.radians(cfg.face_angle)
+    options = [diag + off, diag - off]
+    aspects = (_aspect(a), _aspect(b))
+    if all(r >= cfg.clear_aspect for r in aspects):
+        ref, period = math.pi / 2, math.pi  # tall indices: the long side runs near the vertical
+    elif all(r <= 1.0 / cfg.clear_aspect for r in aspects):
+        ref, period = 0.0, math.pi
+    elif axis is not None:
+        ref, period = axis, math.pi / 2  # a fan runs along or across its cards
+    else:
+        return [(o, diag) for o in options]
+
+    def miss(angle: float) -> float:
+        d = (angle - ref) % period
+        return min(d, period - d)
+
+    return [(min(options, key=miss), diag)]
+
+
+def _inside_face(
+    p: tuple[float, float], a: Detection, b: Detection, long_dir: float, margin: tuple[float, float]
+) -> bool:
+    """Whether point p lies on the card whose corner indices are a and b, long side along long_dir.
+
+    The rectangle spanned by the two index centres, grown by `margin`
+    (along, across the long side): the card's edge lies beyond its indices.
+    """
+    ux, uy = math.cos(long_dir), math.sin(long_dir)
+    vx, vy = b.center[0] - a.center[0], b.center[1] - a.center[1]
+    px, py = p[0] - a.center[0], p[1] - a.center[1]
+    along_b, across_b = vx * ux + vy * uy, -vx * uy + vy * ux
+    along_p, across_p = px * ux + py * uy, -px * uy + py * ux
+    lo1, hi1 = sorted((0.0, along_b))
+    lo2, hi2 = sorted((0.0, across_b))
+    grow_along, grow_across = margin
+    return lo1 - grow_along <= along_p <= hi1 + grow_along and lo2 - grow_across <= across_p <= hi2 + grow_across
+
+
+def _turn(d: Detection, clear_aspect: float) -> int:
+    """+1 for a clearly tall index box, -1 for a clearly wide one, 0 when unclear."""
+    r = _aspect(d)
+    return 1 if r >= clear_aspect else -1 if r <= 1.0 / clear_aspect else 0
+
+
+def _turned_alike(d: Detection, a: Detection, b: Detection, cfg: JoinConfig) -> bool:
+    """Whether index d is turned like a and b: the same clear way up, or all unclear boxes
+    (cards turned near 45 degrees) of about one shape."""
+    turns = {_turn(a, cfg.clear_aspect), _turn(b, cfg.clear_aspect)}
+    mine = _turn(d, cfg.clear_aspect)
+    if turns != {0}:
+        return turns == {mine}
+    if mine != 0:
+        return False
+    ratios = [max(_aspect(d), _aspect(x)) / min(_aspect(d), _aspect(x)) for x in (a, b)]
+    return max(ratios) <= cfg.max_aspect_ratio
+
+
+def _on_top(d: Detection, a: Detection, b: Detection, cfg: JoinConfig) -> bool:
+    """Whether index d may belong to a card lying on top of card a-b.
+
+    The next card of a fan or column lies close to a corner, turned like
+    this card; anything lying near the line between the corners is on top
+    too (unless clearly turned the other way: a card thrown across); an
+    index of another shape (a wild beside a 5) must lie on the line itself.
+    """
+    ta, tb, td = (_turn(x, cfg.clear_aspect) for x in (a, b, d))
+    if ta == tb != 0 and td == -ta:
+        return False
+    size = (a.size + b.size) / 2.0
+    near = min(math.dist(d.center, a.center), math.dist(d.center, b.center)) < cfg.min_ratio * size
+    if near and _turned_alike(d, a, b, cfg):
+        return True
+    ax, ay = a.center
+    vx, vy = b.center[0] - ax, b.center[1] - ay
+    length = math.hypot(vx, vy)
+    cx, cy = d.center[0] - ax, d.center[1] - ay
+    t = (cx * vx + cy * vy) / (length * length)
+    off = abs(cx * vy - cy * vx) / length
+    core = cfg.face_core if _turned_alike(d, a, b, cfg) else cfg.face_core * cfg.other_shape_core
+    return 0.0 < t < 1.0 and off < min(t, 1.0 - t) * length * core
+
+
+def _index_on_face(a: Detection, b: Detection, others: list[Detection], axis: float | None, cfg: JoinConfig) -> bool:
+    """True when another card's index lies on the face that a-b would be the corners of.
+
+    An index on a card's face belongs to a card on top of it, which covers
+    one of its corners (the next card of a fan, or of a column): so a-b are
+    two cards. An index beside the card (under it) lies off the face. When
+    the card's turn is unknown, the index must lie on the face either way.
+    """
+    frames = _face_frames(a, b, axis, cfg)
+    size = (a.size + b.size) / 2.0
+    width = (_width(a) + _width(b)) / 2.0
+    margin = (cfg.face_margin * size, cfg.face_margin_across * width)
+    for d in others:
+        if d is a or d is b or d.cls == BACK or not _on_top(d, a, b, cfg):
+            continue
+        if all(_inside_face(d.center, a, b, long_dir, margin) for long_dir, _ in frames):
+            return True
+    return False
+
+
+def _fan_middles(dets: list[Detection], cfg: JoinConfig) -> dict[int, float]:
+    """Indices in the middle of a fan, each with the fan's direction there (radians).
 
     A fan shows as chains of indices: an index whose two nearest neighbours
     (each closer than `min_ratio` index sizes) lie on opposite sides in one
-    line is the middle of a fan, and the line runs along (table columns) or
-    across (hand fans) the cards, so the cards near it are turned that way.
-    Scattered cards make no such chains and give no axis.
+    line is the middle of a fan. The line runs along (table columns) or
+    across (hand fans) the cards. Scattered cards make no such chains.
     """
-    steps: list[tuple[float, float, float, float]] = []  # x, y, cos 2a, sin 2a
-    faces = [d for d in dets if d.cls != BACK]
-    for a in faces:
+    out: dict[int, float] = {}
+    for i, a in enumerate(dets):
+        if a.cls == BACK:
+            continue
         ax, ay = a.center
         near = []
-        for b in faces:
-            if b is a:
+        for b in dets:
+            if b is a or b.cls == BACK:
                 continue
             dx, dy = b.center[0] - ax, b.center[1] - ay
             dist = math.hypot(dx, dy)
@@ -198,22 +322,39 @@ def _local_axes(dets: list[Detection], cfg: JoinConfig) -> list[tuple[float, flo
         near.sort()
         (d1, x1, y1), (d2, x2, y2) = near[0], near[1]
         cos = (x1 * x2 + y1 * y2) / (d1 * d2)
-        if cos > -math.cos(math.radians(cfg.chain_degrees)):
-            continue  # the two neighbours are not on opposite sides in one line
-        angle = math.atan2(y1 - y2, x1 - x2)
-        steps.append((ax, ay, math.cos(2 * angle), math.sin(2 * angle)))
+        if cos <= -math.cos(math.radians(cfg.chain_degrees)):
+            out[i] = math.atan2(y1 - y2, x1 - x2)
+    return out
+
+
+def _local_axes(
+    dets: list[Detection], middles: dict[int, float], cfg: JoinConfig
+) -> list[tuple[float, float, int]]:
+    """Per detection, the fan directions around it, as summed doubled-angle vectors.
+
+    Fanned indices near a card tell how the cards there are turned.
+    """
+    steps = [(dets[i].center, math.cos(2 * angle), math.sin(2 * angle)) for i, angle in middles.items()]
     out = []
     for a in dets:
         reach2 = (cfg.axis_radius * a.size) ** 2
         c = sn = 0.0
         n = 0
-        for x, y, cc, ss in steps:
+        for (x, y), cc, ss in steps:
             if (x - a.center[0]) ** 2 + (y - a.center[1]) ** 2 <= reach2:
                 c += cc
                 sn += ss
                 n += 1
         out.append((c, sn, n))
     return out
+
+
+def _steady_axis(axes: tuple[float, float, int]) -> float | None:
+    """The local fan direction (radians, modulo pi) when the fans nearby agree, else None."""
+    c, sn, n = axes
+    if n < 2 or math.hypot(c, sn) < 0.8 * n:
+        return None
+    return 0.5 * math.atan2(sn, c)
 
 
 def _across_a_fan(a: Detection, b: Detection, axes: tuple[float, float, int], max_off: float) -> bool:
@@ -234,7 +375,8 @@ def _across_a_fan(a: Detection, b: Detection, axes: tuple[float, float, int], ma
 
 def _candidate_pairs(dets: list[Detection], cfg: JoinConfig, expected: float) -> list[_Pair]:
     pairs: list[_Pair] = []
-    axes = _local_axes(dets, cfg)
+    middles = _fan_middles(dets, cfg)
+    axes = _local_axes(dets, middles, cfg)
     for i, a in enumerate(dets):
         for j in range(i + 1, len(dets)):
             b = dets[j]
@@ -259,7 +401,9 @@ def _candidate_pairs(dets: list[Detection], cfg: JoinConfig, expected: float) ->
             if _across_a_fan(a, b, (ca + cb, sa_ + sb_, na + nb), cfg.axis_margin):
                 continue
             cost = abs(math.log(ratio / expected)) + (cfg.cross_class_penalty if cross else 0.0)
-            if cost <= cfg.max_cost and not _is_fan_step(a, b, dets, cfg.step_tolerance * size):
+            if cost > cfg.max_cost or _is_fan_step(a, b, dets, cfg.step_tolerance * size):
+                continue
+            if not _index_on_face(a, b, dets, _steady_axis((ca + cb, sa_ + sb_, na + nb)), cfg):
                 pairs.append(_Pair(cost, ratio, i, j))
     pairs.sort(key=lambda p: (p.cost, p.i, p.j))
     return pairs
@@ -324,6 +468,7 @@ def join_corners(detections: list[Detection], config: JoinConfig | None = None) 
         if estimate is not None:
             # stay inside the window: one odd photo must not drag it away
             expected = min(max(estimate, cfg.min_ratio + 0.6), cfg.max_ratio - 0.6)
+            cfg = replace(cfg, max_cost=min(cfg.max_cost, cfg.adapted_max_cost))
     chosen = _greedy(_candidate_pairs(faces, cfg, expected), len(faces))
     paired: set[int] = set()
     cards: list[Card] = []

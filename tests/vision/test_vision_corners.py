@@ -164,3 +164,49 @@ def test_every_detection_lands_in_exactly_one_card():
     corners = [d for c in cards for d in c.corners]
     assert len(corners) == len(dets)
     assert set(corners) == set(dets)
+
+
+def _dets(items):
+    return [Detection(cls, 1.0, tuple(float(v) for v in box)) for cls, box in items]
+
+
+def test_fanned_joker_does_not_join_the_whole_joker_of_the_next_column():
+    # labelled corners from a generated table photo: a column 10 JOKER 10
+    # JOKER JOKER 10 beside a column 6 6 6 6 JOKER whose last joker is whole.
+    # The fanned joker and the whole joker's top index are about one
+    # diagonal apart, but the next 10 lies on the face that pair would span.
+    dets = _dets([
+        ("10", (1290, 652, 1309, 692)), ("JOKER", (1280, 723, 1295, 770)), ("10", (1273, 790, 1292, 831)),
+        ("JOKER", (1266, 858, 1282, 906)), ("JOKER", (1264, 921, 1280, 969)), ("10", (1254, 988, 1272, 1028)),
+        ("6", (1430, 675, 1446, 714)), ("6", (1424, 740, 1441, 781)), ("6", (1422, 806, 1439, 845)),
+        ("6", (1418, 872, 1433, 912)), ("JOKER", (1410, 935, 1423, 982)), ("JOKER", (1513, 1081, 1526, 1129)),
+    ])
+    cards = join_corners(dets)
+    assert counts(cards) == Counter({"10": 3, "JOKER": 4, "6": 4})
+    whole = [c for c in cards if len(c.corners) == 2]
+    assert [c.cls for c in whole] == ["JOKER"]
+    assert {d.box[0] for d in whole[0].corners} == {1410.0, 1513.0}
+
+
+def test_two_fanned_wilds_with_a_natural_between_them_are_two_cards():
+    # a column turned a quarter: 5 WILD50 5 WILD50 5, squarish wild indices,
+    # the two wilds about one diagonal apart with a 5 on the line between
+    dets = _dets([
+        ("5", (616, 380, 669, 401)), ("WILD50", (697, 351, 754, 399)), ("5", (789, 373, 838, 400)),
+        ("WILD50", (870, 349, 926, 397)), ("5", (962, 384, 1013, 405)),
+    ])
+    assert counts(join_corners(dets)) == Counter({"5": 3, "WILD50": 2})
+
+
+def test_small_index_deck_whole_card_is_one_card():
+    # decks with small indices: the corners lie 7-11 index sizes apart
+    for scale in (0.55, 0.45):
+        tl, br = card_corners("K", 400, 400, scale=4.0)
+        small = [Detection(d.cls, d.conf, _shrink(d.box, scale)) for d in (tl, br)]
+        assert len(join_corners(small)) == 1
+
+
+def _shrink(box, k):
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    w, h = (box[2] - box[0]) * k / 2, (box[3] - box[1]) * k / 2
+    return (cx - w, cy - h, cx + w, cy + h)
