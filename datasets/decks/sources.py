@@ -36,7 +36,7 @@ class Source:
     name: str
     registry: str  # "debian" | "npm" | "pypi"
     package: str
-    licence: str  # as recorded in the cache and DECKS.md
+    licence: str  # as recorded in the cache and datasets/README.md
     licence_file: str  # path inside the unpacked package that states it
     licence_marker: str  # text that must appear there (checked, so a relicensed package is noticed)
     list_decks: Callable[[Path], list[DeckEntry]]
