@@ -79,6 +79,7 @@ class CardSource:
         n = 1 if len(pool) == 1 else int(rng.choice([1, 1, 1, 2, 2, 3]))
         idx = rng.choice(len(pool), size=min(n, len(pool)), replace=False)
         self.rng = rng
+        self._pool = pool
         self.decks = [pool[int(i)] for i in idx]
         self.family = family
         available = set().union(*(d.faces for d in self.decks))
@@ -91,6 +92,8 @@ class CardSource:
         if cls in self._chosen and self.rng.random() < 0.85:
             return self._chosen[cls]
         options = [f for d in self.decks for f in d.faces.get(cls, [])]
+        if not options:  # the scene's designs lack this face (its index was unreadable): borrow one
+            options = [f for d in self._pool for f in d.faces.get(cls, [])]
         if not options:
             raise KeyError(cls)
         face = options[int(self.rng.integers(len(options)))]

@@ -122,3 +122,20 @@ def test_tiles_keep_boxes_mostly_inside_and_clip_them():
     assert len(tiles) == 1 and tiles[0].image.shape == (320, 320, 3)
     x0, y0 = tiles[0].origin
     assert tiles[0].labels == [("A", (10.0 - x0, 10.0 - y0, 30.0 - x0, 40.0 - y0))]
+
+
+def test_a_scene_needing_a_face_its_design_lacks_borrows_it_from_another_design(deck):
+    import copy
+
+    from datasets.scenes.cardsets import CardSource
+
+    no_queen = copy.copy(deck)
+    no_queen.name = "no-queen"
+    no_queen.faces = {cls: faces for cls, faces in deck.faces.items() if cls != "Q"}
+    alone = 0
+    for seed in range(40):
+        source = CardSource(np.random.default_rng(seed), [no_queen, deck], deck.family)
+        alone += [d.name for d in source.decks] == ["no-queen"]
+        queen = source.face("Q")
+        assert any(queen is face for face in deck.faces["Q"])
+    assert alone  # some scenes drew the queenless design alone
