@@ -150,6 +150,10 @@ class SideInput:
     one_player: bool = False  # all leftover photos belong to one player (hand and foot)
 
 
+#: Players in a partnership side (Hand and Foot partners play in pairs).
+PARTNERSHIP_PLAYERS = 2
+
+
 @dataclass
 class PhotoRound:
     """A scored round with the photos and cards it came from."""
@@ -331,6 +335,10 @@ def build_side(rules: Rules, side: SideInput, photos: list[PhotoCards]) -> tuple
         while len(leftover) <= player:
             leftover.append([])
         leftover[player].extend(cards)
+    if side.partners and not side.one_player:
+        # A partner who went out holds nothing and has no leftover photo: still a player of the side.
+        while len(leftover) < PARTNERSHIP_PLAYERS:
+            leftover.append([])
     for fix in additions:
         if fix.where == LEFTOVER:
             if not leftover:

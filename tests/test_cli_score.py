@@ -323,3 +323,22 @@ def test_exif_turned_photo_reaches_the_detector_upright(tmp_path, fake, capsys):
     photo = json.loads(out)["photos"][0]
     assert (photo["width"], photo["height"]) == (500, 1100)
     assert len(photo["cards"]) == 3
+
+
+def test_partner_who_went_out_needs_no_leftover_photo(tmp_path, fake, capsys):
+    # A partnership side went out: one partner holds nothing (no photo), the other's hand is photographed.
+    fake(tmp_path / "table.png", TABLE_DETS, 1010)
+    fake(tmp_path / "hand.png", HAND_DETS, 1011)
+    (tmp_path / "round.toml").write_text(
+        f'rules = "{RULES}"\nround = 1\n'
+        '[[sides]]\nname = "Us"\nwent_out = true\npartners = true\n'
+        'table_photos = ["table.png"]\nleftover_photos = ["hand.png"]\n'
+    )
+    status, out, _ = run(capsys, "score", tmp_path / "round.toml", "--json")
+    side = json.loads(out)["sides"][0]
+    rules = load_rules(RULES)
+    want = score_round(rules, 1, [SideRound(
+        "Us", (("4",) * 7, ("K", "K", "JOKER", "K"), ("3R",)), (("9", "3B"), ()), True, partners=True)])
+    assert side["total"] == want.sides[0].total
+    assert status == (3 if want.has_error else 0)
+    assert not any("still" in f["message"] for f in side["findings"]), side["findings"]
