@@ -11,7 +11,9 @@ Geometry used (all in units of the index size, so it holds at any scale):
   centre distance / index size is near `diagonal_ratio` (about 3.7 on real
   phone close-ups of poker cards, 5.1 on our drawn simple deck, 3.0 for its
   tall joker index), so the window is wide and the ratio is re-estimated
-  from each photo's own pairs;
+  from each photo's own pairs; a joker's mark (letters, star, word) varies
+  too much for its box to give the card's size, so a joker is measured by
+  the cards nearest it (their diagonals, or else their index sizes);
 - both corners have about the same index size and box shape (the bottom
   corner is the top one turned half a turn);
 - the line joining them runs along the card's diagonal: for an upright or
@@ -43,6 +45,13 @@ BACK = "BACK"
 # (synthetic scenes, perfect labels); a misread corner stays its own card.
 CONFUSABLE: frozenset[frozenset[str]] = frozenset()
 
+# Classes whose corner mark has no steady size across decks (stacked J-O-K-E-R
+# letters, a star, a word; even the two corners of one card may differ): the
+# box says little of the card's size, so the photo's other cards nearby stand
+# in for it. (Wild indices keep a steady size within a deck: making them free
+# too split and merged more wilds on generated tables.)
+FREE_SHAPE: frozenset[str] = frozenset({"JOKER"})
+
 
 @dataclass(frozen=True)
 class JoinConfig:
@@ -69,6 +78,8 @@ class JoinConfig:
     face_core: float = 0.25  # tangent of the half-angle, at either corner, of the core around the diagonal
     other_shape_core: float = 0.6  # that core's share for an index of another shape
     face_margin_across: float = 0.3  # ... and this many index widths across (stacked cards' edges line up)
+    free_neighbours: int = 3  # a joker's size is the median of this many cards (or indices) nearest
+    free_size_trust: float = 1.3  # ... or its own, within this factor of its neighbours' index size
 
 
 def box_iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
@@ -438,17 +449,99 @@ def _card_from(corners: tuple[Detection, ...]) -> Card:
     return Card(cls=best.cls, conf=conf, corners=corners)
 
 
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2.0
+
+
+def _resized(det: Detection, size: float) -> Detection:
+    """The same detection with its box scaled about its centre to index size `size` (shape kept)."""
+    x1, y1, x2, y2 = det.box
+    k = size / max(det.size, 1e-6)
+    cx, cy = det.center
+    hw, hh = (x2 - x1) * k / 2.0, (y2 - y1) * k / 2.0
+    return replace(det, box=(cx - hw, cy - hh, cx + hw, cy + hh))
+
+
+def _nearest_median(p: tuple[float, float], items: list[tuple[tuple[float, float], float]], k: int) -> float:
+    """Median value of the k items (position, value) nearest to p."""
+    near = sorted(items, key=lambda it: (it[0][0] - p[0]) ** 2 + (it[0][1] - p[1]) ** 2)[:k]
+    return _median([v for _, v in near])
+
+
+def _free_sized(
+    faces: list[Detection], refs: list[tuple[tuple[float, float], float]], k: int, trust: float = 1.0
+) -> list[Detection]:
+    """Faces with each free-shape index (joker) resized to the index size `refs` give near it.
+
+    A joker's corner mark (stacked letters, a star, a word) says little of
+    its card's size; the card diagonals or the fixed-shape indices nearby
+    say more. `refs` are (position, index size) pairs; an index's own size
+    is kept when within a factor `trust` of theirs. With no refs, faces are kept.
+    """
+    if not refs:
+        return list(faces)
+    out = []
+    for d in faces:
+        if d.cls in FREE_SHAPE:
+            ref = _nearest_median(d.center, refs, k)
+            d = _resized(d, min(max(d.size, ref / trust), ref * trust))
+        out.append(d)
+    return out
+
+
+def _size_refs(faces: list[Detection]) -> list[tuple[tuple[float, float], float]]:
+    """(position, index size) of every fixed-shape index."""
+    return [(d.center, d.size) for d in faces if d.cls not in FREE_SHAPE]
+
+
+def _pair_refs(faces: list[Detection], pairs: list[_Pair], ratio: float) -> list[tuple[tuple[float, float], float]]:
+    """(midpoint, card diagonal / ratio) of each joined fixed-shape card: the index size a
+    free-shape card there must have for its corners to lie one diagonal apart."""
+    refs = []
+    for p in pairs:
+        a, b = faces[p.i], faces[p.j]
+        if a.cls in FREE_SHAPE or b.cls in FREE_SHAPE:
+            continue
+        mid = ((a.center[0] + b.center[0]) / 2.0, (a.center[1] + b.center[1]) / 2.0)
+        refs.append((mid, math.dist(a.center, b.center) / ratio))
+    return refs
+
+
+def _fixed_ratios(faces: list[Detection], pairs: list[_Pair]) -> list[float]:
+    return [p.ratio for p in pairs if faces[p.i].cls not in FREE_SHAPE and faces[p.j].cls not in FREE_SHAPE]
+
+
+def _first_pass(faces: list[Detection], cfg: JoinConfig) -> tuple[list[Detection], list[_Pair]]:
+    """Faces with jokers sized by the fixed-shape indices near them, and the pairs the prior ratio joins."""
+    sized = _free_sized(faces, _size_refs(faces), cfg.free_neighbours, cfg.free_size_trust)
+    return sized, _greedy(_candidate_pairs(sized, cfg, cfg.diagonal_ratio), len(sized))
+
+
 def estimate_diagonal_ratio(detections: list[Detection], config: JoinConfig | None = None) -> float | None:
-    """Median corner-distance ratio of the photo's joined pairs, or None if too few."""
+    """Median corner-distance ratio of the photo's joined fixed-shape pairs, or None if too few."""
     cfg = config or JoinConfig()
     dets = [d for d in dedupe(detections, cfg.duplicate_iou) if d.cls != BACK]
-    chosen = _greedy(_candidate_pairs(dets, cfg, cfg.diagonal_ratio), len(dets))
-    if len(chosen) < cfg.adapt_min_pairs:
-        return None
-    ratios = sorted(p.ratio for p in chosen)
-    mid = len(ratios) // 2
-    median = ratios[mid] if len(ratios) % 2 else (ratios[mid - 1] + ratios[mid]) / 2.0
-    return median
+    ratios = _fixed_ratios(*_first_pass(dets, cfg))
+    return _median(ratios) if len(ratios) >= cfg.adapt_min_pairs else None
+
+
+def _adapted(faces: list[Detection], cfg: JoinConfig) -> tuple[list[Detection], float, JoinConfig]:
+    """The faces to join (jokers resized), the expected ratio and the tolerances for this photo.
+
+    With enough fixed-shape cards joined by the prior, their median ratio
+    becomes the expected one (a tighter window) and each joker takes the
+    size that puts its corners one diagonal of the cards nearest it apart.
+    """
+    sized, first = _first_pass(faces, cfg)
+    ratios = _fixed_ratios(sized, first)
+    if not cfg.adapt or len(ratios) < cfg.adapt_min_pairs:
+        return sized, cfg.diagonal_ratio, cfg
+    # stay inside the window: one odd photo must not drag it away
+    expected = min(max(_median(ratios), cfg.min_ratio + 0.6), cfg.max_ratio - 0.6)
+    sized = _free_sized(faces, _pair_refs(sized, first, expected), cfg.free_neighbours)
+    return sized, expected, replace(cfg, max_cost=min(cfg.max_cost, cfg.adapted_max_cost))
 
 
 def join_corners(detections: list[Detection], config: JoinConfig | None = None) -> list[Card]:
@@ -462,14 +555,8 @@ def join_corners(detections: list[Detection], config: JoinConfig | None = None) 
     dets = dedupe(detections, cfg.duplicate_iou)
     backs = [d for d in dets if d.cls == BACK]
     faces = [d for d in dets if d.cls != BACK]
-    expected = cfg.diagonal_ratio
-    if cfg.adapt:
-        estimate = estimate_diagonal_ratio(faces, cfg)
-        if estimate is not None:
-            # stay inside the window: one odd photo must not drag it away
-            expected = min(max(estimate, cfg.min_ratio + 0.6), cfg.max_ratio - 0.6)
-            cfg = replace(cfg, max_cost=min(cfg.max_cost, cfg.adapted_max_cost))
-    chosen = _greedy(_candidate_pairs(faces, cfg, expected), len(faces))
+    sized, expected, cfg = _adapted(faces, cfg)
+    chosen = _greedy(_candidate_pairs(sized, cfg, expected), len(sized))
     paired: set[int] = set()
     cards: list[Card] = []
     for p in chosen:

@@ -210,3 +210,22 @@ def _shrink(box, k):
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     w, h = (box[2] - box[0]) * k / 2, (box[3] - box[1]) * k / 2
     return (cx - w, cy - h, cx + w, cy + h)
+
+
+def _mark(det: Detection, width: float, height: float) -> Detection:
+    """The detection with its box replaced by a width x height box about the same centre."""
+    cx, cy = det.center
+    return Detection(det.cls, det.conf, (cx - width / 2, cy - height / 2, cx + width / 2, cy + height / 2))
+
+
+@pytest.mark.parametrize("width, height", [(12.0, 130.0), (14.0, 14.0)])
+def test_whole_joker_joins_whatever_the_size_of_its_corner_mark(width, height):
+    # a joker's corner mark (stacked J-O-K-E-R letters, a small star, a word)
+    # says nothing of the card's size: the corners of the photo's other cards
+    # (index boxes 27 x 60 here) tell how far apart its two corners lie
+    dets = []
+    for k, cls in enumerate(("K", "Q", "7", "K")):
+        dets += card_corners(cls, 200 + k * 230, 300, scale=3.0)
+    dets += [_mark(d, width, height) for d in card_corners("JOKER", 200, 620, scale=3.0)]
+    dets += card_corners("Q", 430, 620, scale=3.0)
+    assert counts(join_corners(dets)) == Counter({"K": 2, "Q": 2, "7": 1, "JOKER": 1})
