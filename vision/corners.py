@@ -291,19 +291,28 @@ def _index_on_face(a: Detection, b: Detection, others: list[Detection], axis: fl
 
     An index on a card's face belongs to a card on top of it, which covers
     one of its corners (the next card of a fan, or of a column): so a-b are
-    two cards. An index beside the card (under it) lies off the face. When
-    the card's turn is unknown, the index must lie on the face either way.
+    two cards. An index beside the card (under it) lies off the face. The
+    indices that count: those that may lie on top (see `_on_top`), and
+    those of the size and shape of a and b lying well inside (one fan: a
+    hand fan's arc runs over the face its two ends would span). When the
+    card's turn is unknown, every turn it may have must hold such an index.
     """
     frames = _face_frames(a, b, axis, cfg)
     size = (a.size + b.size) / 2.0
     width = (_width(a) + _width(b)) / 2.0
     margin = (cfg.face_margin * size, cfg.face_margin_across * width)
+    blocked: set[int] = set()
     for d in others:
-        if d is a or d is b or d.cls == BACK or not _on_top(d, a, b, cfg):
+        if d is a or d is b or d.cls == BACK:
             continue
-        if all(_inside_face(d.center, a, b, long_dir, margin) for long_dir, _ in frames):
-            return True
-    return False
+        if _on_top(d, a, b, cfg):
+            grow = margin
+        elif _alike(d, a, b):
+            grow = (0.0, 0.0)  # one fan: well inside, not a neighbour's index just past the edge
+        else:
+            continue
+        blocked.update(k for k, (long_dir, _) in enumerate(frames) if _inside_face(d.center, a, b, long_dir, grow))
+    return len(blocked) == len(frames)
 
 
 def _fan_middles(dets: list[Detection], cfg: JoinConfig) -> dict[int, float]:

@@ -229,3 +229,19 @@ def test_whole_joker_joins_whatever_the_size_of_its_corner_mark(width, height):
     dets += [_mark(d, width, height) for d in card_corners("JOKER", 200, 620, scale=3.0)]
     dets += card_corners("Q", 430, 620, scale=3.0)
     assert counts(join_corners(dets)) == Counter({"K": 2, "Q": 2, "7": 1, "JOKER": 1})
+
+
+@pytest.mark.parametrize("items, whole", [
+    # a hand fan of three 8s (leftover photo): the fanned indices step along
+    # an arc, and the arc's middle lies on the face its two ends would span
+    ([("8", (265, 487, 329, 521)), ("8", (310, 364, 375, 399)), ("8", (524, 133, 588, 171)),
+      ("8", (340, 234, 405, 269))], {524, 340}),
+    # K J 9 J fanned, the last J whole: the first J and the last J's top
+    # index are about a diagonal apart, with the 9 (same size) between
+    ([("K", (300, 312, 353, 376)), ("J", (387, 282, 427, 348)), ("9", (460, 232, 486, 295)),
+      ("J", (533, 252, 579, 319)), ("J", (594, 449, 638, 511))], {533, 594}),
+])
+def test_fan_index_of_the_same_size_on_the_face_stops_a_join(items, whole):
+    # boxes from generated leftover photos (labels); `whole`: left edges of the whole card's corners
+    joined = [c for c in join_corners(_dets(items)) if len(c.corners) == 2]
+    assert [{d.box[0] for d in c.corners} for c in joined] == [whole]
