@@ -12,8 +12,9 @@ Geometry used (all in units of the index size, so it holds at any scale):
   phone close-ups of poker cards, 5.1 on our drawn simple deck, 3.0 for its
   tall joker index), so the window is wide and the ratio is re-estimated
   from each photo's own pairs; a joker's mark (letters, star, word) varies
-  too much for its box to give the card's size, so a joker is measured by
-  the cards nearest it (their diagonals, or else their index sizes);
+  too much for its box to give the card's size or turn, so a joker takes
+  them from the cards nearest it (their diagonals, else their index sizes,
+  and their index shapes);
 - both corners have about the same index size and box shape (the bottom
   corner is the top one turned half a turn);
 - the line joining them runs along the card's diagonal: for an upright or
@@ -464,38 +465,40 @@ def _median(values: list[float]) -> float:
     return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2.0
 
 
-def _resized(det: Detection, size: float) -> Detection:
-    """The same detection with its box scaled about its centre to index size `size` (shape kept)."""
-    x1, y1, x2, y2 = det.box
-    k = size / max(det.size, 1e-6)
+def _resized(det: Detection, size: float, aspect: float) -> Detection:
+    """The same detection with a box of index size `size` and height/width `aspect` about its centre."""
     cx, cy = det.center
-    hw, hh = (x2 - x1) * k / 2.0, (y2 - y1) * k / 2.0
-    return replace(det, box=(cx - hw, cy - hh, cx + hw, cy + hh))
+    w, h = (size / aspect, size) if aspect >= 1.0 else (size, size * aspect)
+    return replace(det, box=(cx - w / 2.0, cy - h / 2.0, cx + w / 2.0, cy + h / 2.0))
 
 
-def _nearest_median(p: tuple[float, float], items: list[tuple[tuple[float, float], float]], k: int) -> float:
-    """Median value of the k items (position, value) nearest to p."""
+def _nearest(p: tuple[float, float], items: list[tuple[tuple[float, float], float]], k: int) -> list[float]:
+    """Values of the k items (position, value) nearest to p."""
     near = sorted(items, key=lambda it: (it[0][0] - p[0]) ** 2 + (it[0][1] - p[1]) ** 2)[:k]
-    return _median([v for _, v in near])
+    return [v for _, v in near]
 
 
 def _free_sized(
     faces: list[Detection], refs: list[tuple[tuple[float, float], float]], k: int, trust: float = 1.0
 ) -> list[Detection]:
-    """Faces with each free-shape index (joker) resized to the index size `refs` give near it.
+    """Faces with each free-shape index (joker) given the size and shape of the indices near it.
 
     A joker's corner mark (stacked letters, a star, a word) says little of
-    its card's size; the card diagonals or the fixed-shape indices nearby
-    say more. `refs` are (position, index size) pairs; an index's own size
-    is kept when within a factor `trust` of theirs. With no refs, faces are kept.
+    its card's size or turn; the card diagonals or the fixed-shape indices
+    nearby say more. `refs` are (position, index size) pairs; an index's
+    own size is kept when within a factor `trust` of theirs. Its box shape
+    (how the card is turned) is the median of the nearest fixed-shape
+    indices' shapes. With no refs, faces are kept.
     """
-    if not refs:
+    shapes = [(d.center, math.log(_aspect(d))) for d in faces if d.cls not in FREE_SHAPE]
+    if not refs or not shapes:
         return list(faces)
     out = []
     for d in faces:
         if d.cls in FREE_SHAPE:
-            ref = _nearest_median(d.center, refs, k)
-            d = _resized(d, min(max(d.size, ref / trust), ref * trust))
+            ref = _median(_nearest(d.center, refs, k))
+            aspect = math.exp(_median(_nearest(d.center, shapes, k)))
+            d = _resized(d, min(max(d.size, ref / trust), ref * trust), aspect)
         out.append(d)
     return out
 

@@ -218,11 +218,12 @@ def _mark(det: Detection, width: float, height: float) -> Detection:
     return Detection(det.cls, det.conf, (cx - width / 2, cy - height / 2, cx + width / 2, cy + height / 2))
 
 
-@pytest.mark.parametrize("width, height", [(12.0, 130.0), (14.0, 14.0)])
+@pytest.mark.parametrize("width, height", [(12.0, 130.0), (14.0, 14.0), (60.0, 22.0), (100.0, 60.0)])
 def test_whole_joker_joins_whatever_the_size_of_its_corner_mark(width, height):
-    # a joker's corner mark (stacked J-O-K-E-R letters, a small star, a word)
-    # says nothing of the card's size: the corners of the photo's other cards
-    # (index boxes 27 x 60 here) tell how far apart its two corners lie
+    # a joker's corner mark (stacked J-O-K-E-R letters, a small star, a word
+    # written across an upright card) says nothing of the card's size or
+    # turn: the photo's other cards (upright, index boxes 27 x 60 here) tell
+    # how far apart its two corners lie and along which diagonal
     dets = []
     for k, cls in enumerate(("K", "Q", "7", "K")):
         dets += card_corners(cls, 200 + k * 230, 300, scale=3.0)
