@@ -8,8 +8,9 @@ This module knows classes and geometry, never points:
   when they lie in two columns (a note says so);
 - classes the caller names in `meld_groups` meld together (Bare Foot's socks
   and shoes form one clothing stack);
-- each wild goes to the meld whose column it lies in; a wild in no meld's
-  column is unplaced;
+- each wild goes to the meld whose column it lies in (a placed wild
+  lengthens its column, so a run of wilds at a column's end stays in it);
+  a wild in no meld's column is unplaced;
 - the red-three class (when the caller says red 3s are laid) goes to the row;
 - BACK cards (face down) are kept apart for a warning.
 
@@ -229,6 +230,35 @@ def _wild_cost(wild: Card, col: _Column, frame: Frame, size: float, cfg: LayoutC
     return best
 
 
+def _place_wilds(
+    wilds: list[Card], columns: list[_Column], frame: Frame, size: float, cfg: LayoutConfig
+) -> tuple[list[tuple[Card, int]], list[Card]]:
+    """Each wild with the column it lies in, best fit first, and the wilds in none.
+
+    A placed wild lengthens its column, so a run of wilds at a column's end
+    (2, JOKER, 2 after the last natural) belongs to it however long the run.
+    Columns are changed in place (their ends).
+    """
+    placed: list[tuple[Card, int]] = []
+    left = list(wilds)
+    while left:
+        fits = [
+            (cost, w, c)
+            for w, wild in enumerate(left)
+            for c, col in enumerate(columns)
+            if (cost := _wild_cost(wild, col, frame, size, cfg)) is not None
+        ]
+        if not fits:
+            break
+        _, w, c = min(fits)
+        wild = left.pop(w)
+        alongs = [frame.axes(d)[1] for d in wild.corners]
+        col = columns[c]
+        col.along_min, col.along_max = min(col.along_min, *alongs), max(col.along_max, *alongs)
+        placed.append((wild, c))
+    return placed, left
+
+
 def layout_table(
     cards: list[Card],
     wild_classes: frozenset[str] | set[str],
@@ -274,14 +304,9 @@ def layout_table(
         columns.extend(cols)
 
     extra: dict[str, list[Card]] = {}
-    for wild in wilds:
-        scored = [(c, _wild_cost(wild, col, frame, size, cfg)) for c, col in enumerate(columns)]
-        fits = [(cost, c) for c, cost in scored if cost is not None]
-        if not fits:
-            out.unplaced.append(wild)
-            continue
-        _, best = min(fits)
-        extra.setdefault(columns[best].key, []).append(wild)
+    placed, out.unplaced = _place_wilds(wilds, columns, frame, size, cfg)
+    for wild, c in placed:
+        extra.setdefault(columns[c].key, []).append(wild)
 
     key_pos = {}
     for col in columns:

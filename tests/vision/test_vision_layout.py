@@ -125,3 +125,12 @@ def test_only_wilds_on_the_table_are_unplaced():
     assert lay.melds == []
     assert len(lay.unplaced) == 3
     assert isinstance(lay.unplaced[0], Card)
+
+
+def test_a_run_of_wilds_at_a_column_end_all_go_to_that_column():
+    # the last wilds lie further beyond the last natural than one wild may,
+    # but each lies next to a wild already in the column
+    cards = table(["A", "A", "A", "2", "JOKER", "2", "JOKER", "2"], ["K", "K", "K"])
+    lay = layout_table(cards, STANDARD_WILDS)
+    assert melds_of(lay) == [Counter({"A": 3, "2": 3, "JOKER": 2}), Counter({"K": 3})]
+    assert lay.unplaced == []
