@@ -59,7 +59,7 @@ class JoinConfig:
     """Tolerances of the corner-joining geometry (ratios are in index sizes)."""
 
     diagonal_ratio: float = 4.2  # expected corner distance / index size
-    min_ratio: float = 1.9
+    min_ratio: float = 1.6  # large-index decks (ornamental) have their corners 1.7-1.9 index sizes apart
     max_ratio: float = 12.0
     max_size_ratio: float = 2.0  # larger index size / smaller one (perspective)
     max_cost: float = 0.85  # |ln(ratio / expected)| plus penalties
@@ -74,6 +74,7 @@ class JoinConfig:
     axis_radius: float = 6.0  # index sizes: fan steps this near tell how cards are turned
     axis_margin: float = 20.0  # degrees: a pair this close to square to a fan is two cards
     chain_degrees: float = 15.0  # how straight three fanned indices must lie
+    chain_reach: float = 1.9  # index sizes: the next card of a fan has its index closer than this
     face_angle: float = 35.0  # degrees between a card's diagonal and its long side (index centres)
     face_margin: float = 0.25  # index sizes: the card's face reaches this far beyond its index centres,
     face_core: float = 0.25  # tangent of the half-angle, at either corner, of the core around the diagonal
@@ -274,7 +275,7 @@ def _on_top(d: Detection, a: Detection, b: Detection, cfg: JoinConfig) -> bool:
     if ta == tb != 0 and td == -ta:
         return False
     size = (a.size + b.size) / 2.0
-    near = min(math.dist(d.center, a.center), math.dist(d.center, b.center)) < cfg.min_ratio * size
+    near = min(math.dist(d.center, a.center), math.dist(d.center, b.center)) < cfg.chain_reach * size
     if near and _turned_alike(d, a, b, cfg):
         return True
     ax, ay = a.center
@@ -336,7 +337,7 @@ def _fan_middles(dets: list[Detection], cfg: JoinConfig) -> dict[int, float]:
             dx, dy = b.center[0] - ax, b.center[1] - ay
             dist = math.hypot(dx, dy)
             size = (a.size + b.size) / 2.0
-            if 0.5 * size <= dist < cfg.min_ratio * size:
+            if 0.5 * size <= dist < cfg.chain_reach * size:
                 near.append((dist, dx, dy))
         if len(near) < 2:
             continue
@@ -551,7 +552,7 @@ def _adapted(faces: list[Detection], cfg: JoinConfig) -> tuple[list[Detection], 
     if not cfg.adapt or len(ratios) < cfg.adapt_min_pairs:
         return sized, cfg.diagonal_ratio, cfg
     # stay inside the window: one odd photo must not drag it away
-    expected = min(max(_median(ratios), cfg.min_ratio + 0.6), cfg.max_ratio - 0.6)
+    expected = min(max(_median(ratios), cfg.min_ratio + 0.9), cfg.max_ratio - 0.6)
     sized = _free_sized(faces, _pair_refs(sized, first, expected), cfg.free_neighbours)
     return sized, expected, replace(cfg, max_cost=min(cfg.max_cost, cfg.adapted_max_cost))
 

@@ -246,3 +246,13 @@ def test_fan_index_of_the_same_size_on_the_face_stops_a_join(items, whole):
     # boxes from generated leftover photos (labels); `whole`: left edges of the whole card's corners
     joined = [c for c in join_corners(_dets(items)) if len(c.corners) == 2]
     assert [{d.box[0] for d in c.corners} for c in joined] == [whole]
+
+
+def test_large_index_deck_whole_cards_are_one_card_each():
+    # decks with large indices (ornamental): the corners lie 1.7-1.9 index sizes apart (1.86 here)
+    dets = []
+    for k, cls in enumerate(("K", "7", "Q")):
+        dets += [Detection(d.cls, d.conf, _shrink(d.box, 2.1)) for d in card_corners(cls, 300 + k * 250, 400, scale=3.0)]
+    cards = join_corners(dets)
+    assert counts(cards) == Counter({"K": 1, "7": 1, "Q": 1})
+    assert all(len(c.corners) == 2 for c in cards)
