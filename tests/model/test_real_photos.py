@@ -17,13 +17,15 @@ from handfoot.cli import main
 
 pytestmark = [pytest.mark.slow, pytest.mark.realphotos]
 
-# Measured figures (models/README.md) minus a margin.
+# Measured figures of the shipped model (models/README.md) minus a margin:
+# mAP50 table-webcam 0.0211, closeup-phone 0.0113; edje-rank exact-photo rate
+# 0.0193, card recall 0.0537. (Far below the targets: the model is under-trained.)
 FLOORS = {
-    "table-webcam": 0.0,
-    "closeup-phone": 0.0,
+    "table-webcam": 0.012,
+    "closeup-phone": 0.006,
 }
-EDJE_EXACT_FLOOR = 0.0
-EDJE_RECALL_FLOOR = 0.0
+EDJE_EXACT_FLOOR = 0.008
+EDJE_RECALL_FLOOR = 0.03
 
 
 def _eval(capsys: pytest.CaptureFixture, *args: str) -> dict:
