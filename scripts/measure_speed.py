@@ -1,0 +1,57 @@
+"""Median time per photo of the full detection path (detect + join corners) at two sizes.
+
+    python scripts/measure_speed.py PHOTO_DIR [--model models/cards.pt] [--count 20]
+
+Each photo is scaled to 640 px on its long side, and to exactly 4000 x 3000
+(12 MP); the first photo of each size is a warm-up run and is not timed.
+Prints JSON: {"640": {"photos", "median_ms", "shape"}, "12mp": {...}}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.corners import join_corners
+from vision.detector import load_detector
+from vision.imageio import load_image
+
+
+def resized(image: np.ndarray, label: str) -> np.ndarray:
+    h, w = image.shape[:2]
+    if label == "12mp":
+        return cv2.resize(image, (4000, 3000) if w >= h else (3000, 4000), interpolation=cv2.INTER_CUBIC)
+    k = 640 / max(h, w)
+    return cv2.resize(image, (round(w * k), round(h * k)), interpolation=cv2.INTER_AREA)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("photos", type=Path)
+    parser.add_argument("--model", type=Path, default=None)
+    parser.add_argument("--count", type=int, default=20)
+    args = parser.parse_args()
+    detector = load_detector(args.model)
+    files = sorted(p for p in args.photos.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))[: args.count]
+    out = {}
+    for label in ("640", "12mp"):
+        times, shape = [], None
+        for k, path in enumerate(files):
+            image = resized(load_image(path), label)
+            shape = list(image.shape[:2])
+            if k == 0:
+                detector.detect(image)  # warm-up
+            start = time.perf_counter()
+            join_corners(detector.detect(image))
+            times.append((time.perf_counter() - start) * 1000)
+        out[label] = {"photos": len(times), "median_ms": round(float(np.median(times)), 1), "shape": shape}
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
