@@ -63,4 +63,3 @@ def use_all_cores() -> int:
     count = int(os.environ.get("HANDFOOT_THREADS") or 0) or max(1, os.cpu_count() or 1)
     torch_utils.NUM_THREADS = count
     return count
-
