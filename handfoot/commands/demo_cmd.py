@@ -18,6 +18,8 @@ from handfoot.errors import UserError
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 #: The example round scored from photos (examples/photos/round.toml).
 EXAMPLE_PHOTO_ROUND = EXAMPLES / "photos" / "round.toml"
+#: The true cards of the example photos, typed (examples/photos/true-cards.toml).
+EXAMPLE_TRUE_CARDS = EXAMPLES / "photos" / "true-cards.toml"
 #: The example round typed as cards (examples/round.toml).
 EXAMPLE_ROUND = EXAMPLES / "round.toml"
 
@@ -53,5 +55,9 @@ def register(app: typer.Typer) -> None:
                 perfect_deal=False, name="Side", model=model, fixes=[], quiet=as_json,
             )
             status = score_cmd.emit(pr, as_json, out)
+            if not as_json and EXAMPLE_TRUE_CARDS.is_file():
+                truth = round_cmd.score_file(EXAMPLE_TRUE_CARDS)
+                typer.echo("The photos' true cards (examples/photos/true-cards.toml) score: "
+                           + ", ".join(f"{s.name} {s.total}" for s in truth.sides))
         if status:
             raise typer.Exit(status)

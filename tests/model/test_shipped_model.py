@@ -149,3 +149,10 @@ def test_eval_voc_counts_the_cards_of_the_example_hands(detector, tmp_path: Path
     report = json.loads(out)
     assert report["images"] == 3
     assert report["card_recall"] >= VOC_RECALL_FLOOR and report["card_precision"] >= CARD_PRECISION_FLOOR
+
+
+def test_demo_prints_what_the_true_cards_score(detector, tmp_path: Path, capsys) -> None:
+    status, out, _ = run(capsys, "demo", "--out", tmp_path / "out")
+    assert status in (0, 3)
+    assert "Totals:" in out
+    assert "true cards (examples/photos/true-cards.toml) score: Ann 515, Bob 840, Cat 435" in out
