@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from vision.detection import Card, Detection
+from vision.detection import Card, Detection, box_iou
 
 BACK = "BACK"
 
@@ -82,15 +82,6 @@ class JoinConfig:
     face_margin_across: float = 0.3  # ... and this many index widths across (stacked cards' edges line up)
     free_neighbours: int = 3  # a joker's size is the median of this many cards (or indices) nearest
     free_size_trust: float = 1.3  # ... or its own, within this factor of its neighbours' index size
-
-
-def box_iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    """Intersection over union of two xyxy boxes."""
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def dedupe(detections: list[Detection], iou: float = 0.6) -> list[Detection]:

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from scoring.classes import CLASS_NAMES
-from vision.detection import Detection
+from vision.detection import Detection, box_iou
 from vision.errors import ModelError
 
 DEFAULT_WEIGHTS = Path(__file__).resolve().parent.parent / "models" / "cards.pt"
@@ -52,15 +52,6 @@ def nms_merge(dets: list[Detection], iou: float) -> list[Detection]:
         if all(d.cls != det.cls or box_iou(d.box, det.box) < iou for d in kept):
             kept.append(det)
     return kept
-
-
-def box_iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    """Intersection over union of two xyxy boxes."""
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def _stride_ceil(value: int, stride: int = 32) -> int:

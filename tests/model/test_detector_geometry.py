@@ -1,7 +1,8 @@
 """Tiling and merging of large photos, without a model."""
 
 from vision.detection import Detection
-from vision.detector import box_iou, nms_merge, tile_origins
+from vision.detection import box_iou
+from vision.detector import nms_merge, tile_origins
 
 
 def test_tiles_cover_the_whole_length_with_overlap():
