@@ -276,13 +276,7 @@ def _place_table(rules: Rules, deck: DeckLayout, photo: PhotoCards, groups: list
             groups[target].append(c.cls)
             photo.place[index[id(c)]] = IN_RED3
             photo.group[index[id(c)]] = target
-    for c in lay.backs:
-        photo.place[index[id(c)]] = FACE_DOWN
-        findings.append(Finding(
-            WARNING,
-            f"table photo {_where(c, photo)}: a card is face down: turn it over and photograph again",
-            photo.side,
-        ))
+    findings.extend(_face_down(photo, lay.backs, index))
     for c in lay.unplaced:
         photo.place[index[id(c)]] = UNPLACED
         findings.append(Finding(
@@ -296,19 +290,24 @@ def _place_table(rules: Rules, deck: DeckLayout, photo: PhotoCards, groups: list
     return findings
 
 
+def _face_down(photo: PhotoCards, backs: list[Card], index: dict[int, int]) -> list[Finding]:
+    """Mark face-down cards and warn about each (table and leftover photos alike)."""
+    for c in backs:
+        photo.place[index[id(c)]] = FACE_DOWN
+    return [
+        Finding(WARNING, f"{photo.role} photo {_where(c, photo)}: a card is face down: turn it over and photograph again",
+                photo.side)
+        for c in backs
+    ]
+
+
 def _place_leftover(photo: PhotoCards) -> tuple[list[str], list[Finding]]:
     lay: LeftoverLayout = layout_leftover(photo.cards)
     index = {id(c): i for i, c in enumerate(photo.cards)}
     findings = []
     for c in lay.cards:
         photo.place[index[id(c)]] = LEFT_OVER
-    for c in lay.backs:
-        photo.place[index[id(c)]] = FACE_DOWN
-        findings.append(Finding(
-            WARNING,
-            f"leftover photo {_where(c, photo)}: a card is face down: turn it over and photograph again",
-            photo.side,
-        ))
+    findings.extend(_face_down(photo, lay.backs, index))
     return [c.cls for c in lay.cards], findings
 
 
