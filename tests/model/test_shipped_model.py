@@ -80,23 +80,21 @@ def test_shipped_model_finds_the_cards_of_the_example_photos(detector) -> None:
 
 
 def _yolo_set(tmp_path: Path) -> Path:
-    """The example photos as a YOLO-format set with our class names."""
-    (tmp_path / "images").mkdir()
-    (tmp_path / "labels").mkdir()
+    """The example photos as the validation split of a YOLO-format set with our class names."""
+    from datasets.build import data_yaml
+    from datasets.scenes.tiles import yolo_lines
+
+    images, labels = tmp_path / "val" / "images", tmp_path / "val" / "labels"
+    images.mkdir(parents=True)
+    labels.mkdir(parents=True)
     for photo in sorted(PHOTOS.glob("*.jpg")):
         t = truth(photo)
-        w, h = t["width"], t["height"]
-        lines = []
-        for card in t["cards"]:
-            cls = "BACK" if card["face_down"] else card["cls"]
-            for x1, y1, x2, y2 in card["corners"]:
-                lines.append(f"{CLASS_ID[cls]} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} "
-                             f"{(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
-        (tmp_path / "images" / photo.name).write_bytes(photo.read_bytes())
-        (tmp_path / "labels" / f"{photo.stem}.txt").write_text("\n".join(lines) + "\n")
-    names = "\n".join(f"  {i}: {n!r}" for i, n in enumerate(CLASS_NAMES))
+        boxes = [("BACK" if card["face_down"] else card["cls"], tuple(box))
+                 for card in t["cards"] for box in card["corners"]]
+        (images / photo.name).write_bytes(photo.read_bytes())
+        (labels / f"{photo.stem}.txt").write_text("\n".join(yolo_lines(boxes, t["width"], t["height"], CLASS_ID)) + "\n")
     data = tmp_path / "data.yaml"
-    data.write_text(f"path: {tmp_path}\ntest: images\nnc: {len(CLASS_NAMES)}\nnames:\n{names}\n")
+    data.write_text(data_yaml(tmp_path))
     return data
 
 
