@@ -30,3 +30,14 @@ def shipped_model() -> Path:
     if not MODEL.is_file():
         pytest.skip("models/cards.pt not present")
     return MODEL
+
+
+@pytest.fixture
+def simple_only(monkeypatch):
+    """Builds draw only the project's own simple deck (fast, nothing fetched)."""
+    import datasets.decks
+    from datasets.decks import simple_deck
+
+    deck = simple_deck()
+    monkeypatch.setattr(datasets.decks, "load_decks", lambda cache=None, **kw: [deck])
+    return deck

@@ -9,7 +9,6 @@ from pathlib import Path
 import cv2
 import pytest
 
-import datasets.decks
 from datasets.build import build_dataset
 from datasets.decks import simple_deck
 from datasets.scenes.rounds import build_rounds, plan_round, round_toml
@@ -20,12 +19,6 @@ from scoring.classes import CLASS_NAMES
 @pytest.fixture(scope="module")
 def deck():
     return simple_deck()
-
-
-@pytest.fixture
-def simple_only(monkeypatch, deck):
-    """The build's deck loader gives only the simple deck (fast, nothing fetched)."""
-    monkeypatch.setattr(datasets.decks, "load_decks", lambda cache=None, **kw: [deck])
 
 
 def test_build_command_writes_a_data_yaml_ultralytics_reads_and_320_tiles(tmp_path, simple_only):

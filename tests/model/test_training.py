@@ -6,8 +6,6 @@ from pathlib import Path
 
 import pytest
 
-import datasets.decks
-from datasets.decks import simple_deck
 from handfoot.cli import main
 from vision import training
 
@@ -56,9 +54,7 @@ def test_unknown_architecture_is_a_clear_error(capsys, tmp_path: Path) -> None:
     assert status == 2 and "unknown model" in capsys.readouterr().err
 
 
-def test_one_epoch_on_a_tiny_generated_set_gives_loadable_weights(monkeypatch, tmp_path: Path, capsys) -> None:
-    deck = simple_deck()
-    monkeypatch.setattr(datasets.decks, "load_decks", lambda cache=None, **kw: [deck])
+def test_one_epoch_on_a_tiny_generated_set_gives_loadable_weights(simple_only, tmp_path: Path, capsys) -> None:
     data = tmp_path / "set"
     assert main(["dataset", "build", "--out", str(data), "--images", "3", "--seed", "5", "--workers", "1",
                  "--val-fraction", "0.34"]) == 0
