@@ -167,6 +167,11 @@ def _plan_classes(plan: RoundPlan) -> set[str]:
     return classes
 
 
+def _printed(decks: list[Deck]) -> set[str]:
+    """The classes these designs have a face for."""
+    return {cls for d in decks for cls, faces in d.faces.items() if faces}
+
+
 def _round_decks(rng: np.random.Generator, decks: list[Deck], family: str, needs: set[str] = frozenset(),
                  tries: int = 20) -> list[Deck]:
     """One or two deck designs of the family that together print every class the round needs.
@@ -177,9 +182,9 @@ def _round_decks(rng: np.random.Generator, decks: list[Deck], family: str, needs
     for _ in range(tries):
         n = min(len(pool), 1 if rng.random() < 0.7 else 2)
         used = [pool[int(i)] for i in rng.choice(len(pool), size=n, replace=False)]
-        if needs <= {cls for d in used for cls, faces in d.faces.items() if faces}:
+        if needs <= _printed(used):
             return used
-    full = [d for d in pool if needs <= {cls for cls, faces in d.faces.items() if faces}]
+    full = [d for d in pool if needs <= _printed([d])]
     if not full:
         raise ValueError(f"no {family} deck prints all of {sorted(needs)}")
     return [full[int(rng.integers(len(full)))]]
