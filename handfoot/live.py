@@ -43,12 +43,12 @@ from handfoot.photo_round import (
     PhotoRound,
     SideInput,
     annotate_photo,
+    join_for,
     photo_round_to_dict,
     score_photo_round,
 )
 from handfoot.report import result_to_dict
 from scoring.rules import Rules
-from vision.corners import join_corners
 from vision.detection import Detection
 from vision.stability import CardTracker, StabilityConfig, StableView
 from vision.video import Frame, VideoSource
@@ -202,7 +202,7 @@ def fit_frame(image: np.ndarray, imgsz: int) -> np.ndarray:
 def score_view(config: WatchConfig, detections: tuple[Detection, ...], width: int, height: int,
                mode: str, player: int, version: int, name: str = "live view") -> ViewScore:
     """Join the confirmed corners into cards and score them alone as a table or a leftover."""
-    photo = PhotoCards(Path(name), mode, config.side, width, height, join_corners(list(detections)))
+    photo = PhotoCards(Path(name), mode, config.side, width, height, join_for(mode, list(detections)))
     side = SideInput(name=config.side)
     pr = score_photo_round(config.rules, config.rules_name, config.round_no, [side], [photo])
     return ViewScore(version, mode, player, photo, pr)

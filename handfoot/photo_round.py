@@ -34,7 +34,7 @@ from scoring.engine import score_round
 from scoring.melds import kind_of
 from scoring.model import ERROR, WARNING, Finding, RoundResult, SideResult, SideRound
 from scoring.rules import Rules
-from vision.corners import join_corners
+from vision.corners import HAND_PHOTO, join_corners
 from vision.detection import Card, Detection
 from vision.imageio import check_image, load_image
 from vision.layout import LeftoverLayout, TableLayout, layout_leftover, layout_table
@@ -123,12 +123,17 @@ class PhotoCards:
     notes: list[str] = field(default_factory=list)
 
 
+def join_for(role: str, detections: list[Detection]) -> list[Card]:
+    """Cards from one photo's corners; a leftover photo shows hands, so fans are read as fans."""
+    return join_corners(detections, HAND_PHOTO if role == LEFTOVER else None)
+
+
 def read_photo(path: Path, role: str, side: str, detect: DetectFn) -> PhotoCards:
     """Load a photo (EXIF honoured), detect corners and join them into cards."""
     image = load_image(path)
     detections = detect(image)
     height, width = image.shape[:2]
-    return PhotoCards(Path(path), role, side, width, height, join_corners(detections))
+    return PhotoCards(Path(path), role, side, width, height, join_for(role, detections))
 
 
 # ---------------------------------------------------------------- sides

@@ -62,7 +62,7 @@ class JoinConfig:
     min_ratio: float = 1.6  # large-index decks (ornamental) have their corners 1.7-1.9 index sizes apart
     max_ratio: float = 12.0
     max_size_ratio: float = 2.0  # larger index size / smaller one (perspective)
-    max_cost: float = 0.85  # |ln(ratio / expected)| plus penalties
+    max_cost: float = 0.95  # |ln(ratio / expected)| plus penalties (1.6-10.9 index sizes around 4.2)
     adapted_max_cost: float = 0.65  # the same once the photo's own pairs gave the expected ratio
     clear_aspect: float = 1.4  # box h/w (or w/h) from which orientation is trusted
     max_aspect_ratio: float = 1.6  # the two corners of a card are boxes of one shape
@@ -75,6 +75,9 @@ class JoinConfig:
     axis_margin: float = 20.0  # degrees: a pair this close to square to a fan is two cards
     chain_degrees: float = 15.0  # how straight three fanned indices must lie
     chain_reach: float = 1.9  # index sizes: the next card of a fan has its index closer than this
+    step_length: tuple[float, float] = (0.5, 1.6)  # a fan's next step, as a share of the step a-b
+    step_turn: float = 30.0  # degrees a fan (an arc) may turn from one step to the next
+    hand_fans: bool = False  # a photo of hands (leftover cards): chains of equal steps are fans
     face_angle: float = 35.0  # degrees between a card's diagonal and its long side (index centres)
     face_margin: float = 0.25  # index sizes: the card's face reaches this far beyond its index centres,
     face_core: float = 0.25  # tangent of the half-angle, at either corner, of the core around the diagonal
@@ -82,6 +85,9 @@ class JoinConfig:
     face_margin_across: float = 0.3  # ... and this many index widths across (stacked cards' edges line up)
     free_neighbours: int = 3  # a joker's size is the median of this many cards (or indices) nearest
     free_size_trust: float = 1.3  # ... or its own, within this factor of its neighbours' index size
+
+
+HAND_PHOTO = JoinConfig(hand_fans=True)  # the tolerances for a photo of hands (leftover cards)
 
 
 def dedupe(detections: list[Detection], iou: float = 0.6) -> list[Detection]:
@@ -156,9 +162,12 @@ def _alike(d: Detection, a: Detection, b: Detection, tol: float = 0.25) -> bool:
     return True
 
 
-def _is_fan_step(a: Detection, b: Detection, others: list[Detection], tol: float) -> bool:
+def _is_fan_step(a: Detection, b: Detection, others: list[Detection], tol: float, any_rank_beyond: bool) -> bool:
     """True when a-b looks like steps of a fan, not the diagonal of one card: another
-    index lies on the segment between them, or one more step beyond either end.
+    index lies on the segment between them, or one more step beyond either end
+    (in a hand, any index like them; on a table, where melds lie in a grid and
+    the next meld's cards are alike too, only one of the same rank, the next
+    card of the meld, or a joker, whose mark tells nothing of its card's shape).
 
     The segment between a card's two corners runs over that card's own face,
     so no other index shows on it when both of its corners do.
@@ -173,18 +182,51 @@ def _is_fan_step(a: Detection, b: Detection, others: list[Detection], tol: float
     for d in others:
         if d is a or d is b or d.cls == BACK:
             continue
-        if d.cls not in (a.cls, b.cls) and not _alike(d, a, b):
-            continue  # a card of another rank lying across at its own angle
+        same_rank = d.cls in (a.cls, b.cls)
+        alike = same_rank or _alike(d, a, b)  # else a card of another rank lying across at its own angle
         cx, cy = d.center
         t = ((cx - ax) * vx + (cy - ay) * vy) / length2
-        if 0.1 < t < 0.9:
+        if alike and 0.1 < t < 0.9:
             px, py = ax + t * vx, ay + t * vy
             if (cx - px) ** 2 + (cy - py) ** 2 <= tol * tol:
                 return True
-        for px, py in probes:
-            if (cx - px) ** 2 + (cy - py) ** 2 <= tol * tol:
-                return True
+        if same_rank or (alike and any_rank_beyond) or d.cls in FREE_SHAPE:
+            for px, py in probes:
+                if (cx - px) ** 2 + (cy - py) ** 2 <= tol * tol:
+                    return True
     return False
+
+
+def _next_step(a: Detection, b: Detection, others: list[Detection], cfg: JoinConfig) -> bool:
+    """Whether, beyond b as seen from a, another index like them lies one more step on.
+
+    A fan (a hand of cards, a column of a meld) shows its indices as a chain
+    of about equal steps along a line or an arc.
+    """
+    vx, vy = b.center[0] - a.center[0], b.center[1] - a.center[1]
+    length = math.hypot(vx, vy)
+    size = (a.size + b.size) / 2.0
+    lo, hi = cfg.step_length
+    for d in others:
+        if d is a or d is b or d.cls == BACK or max(d.size, size) / max(min(d.size, size), 1e-6) > cfg.max_size_ratio:
+            continue
+        wx, wy = d.center[0] - b.center[0], d.center[1] - b.center[1]
+        step = math.hypot(wx, wy)
+        if not lo * length <= step <= hi * length:
+            continue
+        cos = (vx * wx + vy * wy) / (length * step)
+        if cos >= math.cos(math.radians(cfg.step_turn)):
+            return True
+    return False
+
+
+def _in_a_chain(a: Detection, b: Detection, others: list[Detection], cfg: JoinConfig) -> bool:
+    """True when a-b is one step in the middle of a fan: the chain goes on past both ends.
+
+    A card's two corners lie one diagonal apart, and beyond either of them
+    the chain of a fan (if any) runs on in much shorter steps.
+    """
+    return _next_step(a, b, others, cfg) and _next_step(b, a, others, cfg)
 
 
 def _face_frames(a: Detection, b: Detection, axis: float | None, cfg: JoinConfig) -> list[tuple[float, float]]:
@@ -300,7 +342,7 @@ def _index_on_face(a: Detection, b: Detection, others: list[Detection], axis: fl
             continue
         if _on_top(d, a, b, cfg):
             grow = margin
-        elif _alike(d, a, b):
+        elif _alike(d, a, b) or cfg.hand_fans:
             grow = (0.0, 0.0)  # one fan: well inside, not a neighbour's index just past the edge
         else:
             continue
@@ -414,7 +456,9 @@ def _candidate_pairs(dets: list[Detection], cfg: JoinConfig, expected: float) ->
             if _across_a_fan(a, b, (ca + cb, sa_ + sb_, na + nb), cfg.axis_margin):
                 continue
             cost = abs(math.log(ratio / expected)) + (cfg.cross_class_penalty if cross else 0.0)
-            if cost > cfg.max_cost or _is_fan_step(a, b, dets, cfg.step_tolerance * size):
+            if cost > cfg.max_cost or _is_fan_step(a, b, dets, cfg.step_tolerance * size, cfg.hand_fans):
+                continue
+            if cfg.hand_fans and _in_a_chain(a, b, dets, cfg):
                 continue
             if not _index_on_face(a, b, dets, _steady_axis((ca + cb, sa_ + sb_, na + nb)), cfg):
                 pairs.append(_Pair(cost, ratio, i, j))

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from synth_cards import CARD_H, CARD_W, card_corners, column
 
-from vision.corners import JoinConfig, dedupe, join_corners
+from vision.corners import HAND_PHOTO, JoinConfig, dedupe, join_corners
 from vision.detection import Detection
 
 
@@ -256,3 +256,73 @@ def test_large_index_deck_whole_cards_are_one_card_each():
     cards = join_corners(dets)
     assert counts(cards) == Counter({"K": 1, "7": 1, "Q": 1})
     assert all(len(c.corners) == 2 for c in cards)
+
+
+# Boxes from generated photos (labels), each with the cards the scene really holds.
+# A sorted hand fanned in a leftover photo: neighbours of one rank (5 5, 6 6, 3R 3R)
+# step along the arc about 2.5 index sizes apart, as close as a large-index deck's
+# two corners; only the top card (a 3R lying across the fan's foot) shows both.
+SORTED_HAND = [
+    ("9", (52, 594, 93, 632)), ("5", (42, 462, 90, 508)), ("5", (69, 344, 118, 396)),
+    ("6", (127, 240, 177, 292)), ("6", (221, 154, 265, 203)), ("3R", (298, 114, 336, 158)),
+    ("3R", (435, 78, 478, 125)), ("4", (527, 79, 580, 133)), ("1", (645, 115, 699, 169)),
+    ("6", (768, 204, 822, 256)), ("1", (838, 297, 888, 341)), ("7", (886, 409, 930, 443)),
+    ("3R", (453, 641, 502, 688)), ("3R", (896, 529, 948, 576)),
+]
+# A hand fanned into a half wheel: the arc's two ends (9 and 9) lie about one
+# diagonal apart across the hub, over the faces of the cards between them.
+WHEEL_HAND = [
+    ("9", (116, 504, 174, 552)), ("11", (65, 426, 122, 480)), ("9", (48, 397, 101, 427)),
+    ("3R", (36, 309, 94, 353)), ("6", (48, 236, 106, 288)), ("6", (85, 164, 138, 220)),
+    ("WILD20", (137, 111, 188, 169)), ("10", (210, 76, 257, 127)), ("8", (275, 58, 311, 111)),
+    ("4", (334, 59, 382, 114)), ("7", (397, 78, 447, 130)), ("11", (451, 114, 514, 176)),
+    ("9", (502, 171, 554, 209)), ("WILD20", (538, 240, 584, 274)), ("WILD20", (299, 402, 348, 438)),
+]
+
+
+@pytest.mark.parametrize("items, truth, whole", [
+    (SORTED_HAND, {"6": 3, "3R": 3, "5": 2, "1": 2, "9": 1, "4": 1, "7": 1}, ["3R"]),
+    (WHEEL_HAND, {"9": 3, "11": 2, "6": 2, "WILD20": 2, "3R": 1, "10": 1, "8": 1, "4": 1, "7": 1}, ["WILD20"]),
+])
+def test_hand_fans_in_a_leftover_photo_count_every_card(items, truth, whole):
+    cards = join_corners(_dets(items), HAND_PHOTO)
+    assert counts(cards) == Counter(truth)
+    assert [c.cls for c in cards if len(c.corners) == 2] == whole
+
+
+def test_a_table_meld_laid_sideways_keeps_its_wilds_and_naturals_apart():
+    # two melds laid as rows (10s with jokers and a 2 between them; Ks): each
+    # card's lower-left index shows, the 10 beside a joker is the next card on
+    dets = _dets([
+        ("K", (190, 886, 265, 936)), ("K", (412, 791, 479, 835)), ("JOKER", (591, 667, 749, 747)),
+        ("JOKER", (658, 487, 802, 552)), ("10", (60, 580, 134, 624)), ("10", (276, 507, 342, 547)),
+        ("JOKER", (442, 414, 596, 487)), ("10", (619, 396, 673, 428)), ("10", (762, 348, 811, 377)),
+        ("2", (882, 306, 926, 330)), ("JOKER", (988, 243, 1094, 290)), ("10", (1117, 234, 1156, 257)),
+        ("10", (1170, 93, 1206, 113)),
+    ])
+    assert counts(join_corners(dets)) == Counter({"10": 5, "JOKER": 3, "K": 2, "2": 1})
+
+
+@pytest.mark.parametrize("items, truth", [
+    # a column of 9s beside a column of 4s with wilds: the whole 9 at the
+    # column's end has the next meld's 4 one diagonal further on
+    ([("9", (1040, 1107, 1059, 1138)), ("9", (1047, 1062, 1067, 1093)), ("9", (1052, 1021, 1074, 1052)),
+      ("9", (982, 855, 1004, 888)), ("4", (822, 1118, 844, 1149)), ("4", (832, 1064, 854, 1096)),
+      ("4", (846, 1003, 868, 1035)), ("WILD50", (852, 941, 876, 974)), ("4", (871, 881, 894, 914)),
+      ("WILD50", (881, 813, 904, 846)), ("4", (900, 750, 922, 784)), ("4", (912, 692, 933, 725)),
+      ("4", (916, 634, 938, 668))], {"4": 7, "9": 3, "WILD50": 2}),
+    # three melds side by side (5s, 9s, Qs), turned: the whole 9 lines up with the Qs' column
+    ([("Q", (823, 979, 847, 1008)), ("Q", (802, 946, 826, 975)), ("Q", (782, 910, 806, 940)),
+      ("9", (726, 1111, 749, 1139)), ("9", (704, 1075, 729, 1104)), ("9", (573, 1030, 598, 1059)),
+      ("5", (546, 1131, 570, 1159)), ("5", (514, 1084, 538, 1113)), ("5", (484, 1037, 508, 1066)),
+      ("5", (451, 989, 475, 1018))], {"5": 4, "Q": 3, "9": 2}),
+])
+def test_whole_card_at_a_meld_end_joins_although_the_next_meld_lines_up_beyond(items, truth):
+    assert counts(join_corners(_dets(items))) == Counter(truth)
+
+
+def test_leftover_photos_are_joined_as_hands():
+    from handfoot.photo_round import LEFTOVER, join_for  # noqa: PLC0415
+
+    cards = join_for(LEFTOVER, _dets(SORTED_HAND))
+    assert len(cards) == len(SORTED_HAND) - 1  # the 3R across the fan's foot shows both corners
