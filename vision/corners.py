@@ -74,7 +74,7 @@ class JoinConfig:
     axis_radius: float = 6.0  # index sizes: fan steps this near tell how cards are turned
     axis_margin: float = 20.0  # degrees: a pair this close to square to a fan is two cards
     chain_degrees: float = 15.0  # how straight three fanned indices must lie
-    chain_reach: float = 1.9  # index sizes: the next card of a fan has its index closer than this
+    chain_reach: float = 2.1  # index sizes: the next card of a fan has its index closer than this
     step_length: tuple[float, float] = (0.5, 1.6)  # a fan's next step, as a share of the step a-b
     step_turn: float = 30.0  # degrees a fan (an arc) may turn from one step to the next
     hand_fans: bool = False  # a photo of hands (leftover cards): chains of equal steps are fans
