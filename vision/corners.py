@@ -21,11 +21,16 @@ Geometry used (all in units of the index size, so it holds at any scale):
   upside-down card (tall index box) both offsets have the same sign, for a
   card turned a quarter (wide index box) opposite signs. This rule separates
   two identical cards lying side by side or one above the other;
-- near a fan (a chain of fanned indices in a line), a pair square to the
-  fan is two cards in neighbouring fans, not one card's diagonal;
+- on a table, near a fan (a chain of fanned indices in a line), a pair
+  square to the fan is two cards in neighbouring fans (meld columns), not
+  one card's diagonal;
 - a pair with another index lying on the segment between them, or one more
   step beyond either end, is steps of a fan (two cards), not one card: the
-  segment between a card's corners runs over its own face.
+  segment between a card's corners runs over its own face;
+- in a photo of hands (`HAND_PHOTO`: leftover cards), neighbours of one rank
+  in a sorted hand may lie as far apart as a large-index card's corners: a
+  pair whose chain runs on past both ends is a step of the fan, and any
+  index lying on the face a pair would span belongs to a card on top of it.
 
 Pairs are chosen greedily by how well they fit, each detection used once.
 BACK boxes are whole cards and never joined.
@@ -453,7 +458,7 @@ def _candidate_pairs(dets: list[Detection], cfg: JoinConfig, expected: float) ->
                 continue
             ca, sa_, na = axes[i]
             cb, sb_, nb = axes[j]
-            if _across_a_fan(a, b, (ca + cb, sa_ + sb_, na + nb), cfg.axis_margin):
+            if not cfg.hand_fans and _across_a_fan(a, b, (ca + cb, sa_ + sb_, na + nb), cfg.axis_margin):
                 continue
             cost = abs(math.log(ratio / expected)) + (cfg.cross_class_penalty if cross else 0.0)
             if cost > cfg.max_cost or _is_fan_step(a, b, dets, cfg.step_tolerance * size, cfg.hand_fans):
