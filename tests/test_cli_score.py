@@ -342,3 +342,9 @@ def test_partner_who_went_out_needs_no_leftover_photo(tmp_path, fake, capsys):
     assert side["total"] == want.sides[0].total
     assert status == (3 if want.has_error else 0)
     assert not any("still" in f["message"] for f in side["findings"]), side["findings"]
+
+
+@pytest.mark.parametrize("args", [["--voc", "photos"], ["--data", "data.yaml"]])
+def test_eval_failure_sheet_needs_a_yolo_set_and_an_image_name(tmp_path, capsys, args):
+    status, _, err = run(capsys, "eval", *args, "--failures", tmp_path / ("sheet.jpg" if "--voc" in args else "sheet.txt"))
+    assert status == 2 and "--failures" in err and "Traceback" not in err

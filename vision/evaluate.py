@@ -40,13 +40,17 @@ def run_detector(detector, photo_set: PhotoSet, progress: Progress = iter) -> Ti
     return Timed(dets, ms)
 
 
-def detection_report(photo_set: PhotoSet, timed: Timed) -> DetectionReport:
-    """Corner-box metrics of detections against the set's labels."""
-    images = [
+def eval_images(photo_set: PhotoSet, timed: Timed) -> list[ImageEval]:
+    """Each photo's labels beside its detections."""
+    return [
         ImageEval(truth=list(p.boxes), preds=[(d.cls, d.conf, d.box) for d in dets])
         for p, dets in zip(photo_set.photos, timed.detections)
     ]
-    return evaluate_detections(images)
+
+
+def detection_report(photo_set: PhotoSet, timed: Timed) -> DetectionReport:
+    """Corner-box metrics of detections against the set's labels."""
+    return evaluate_detections(eval_images(photo_set, timed))
 
 
 def count_report(photo_set: PhotoSet, timed: Timed, join: Callable[[list[Detection]], list[Card]]) -> CountReport:

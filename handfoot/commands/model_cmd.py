@@ -61,10 +61,14 @@ def evaluate(
     conf: float = typer.Option(None, "--conf", help="Confidence threshold (default: the product's)."),
     limit: int = typer.Option(0, "--limit", help="Use only the first N photos (0: all)."),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
+    failures: Path = typer.Option(None, "--failures", help="With --data: write a sheet of crops of every missed, misread and extra box (at the product's confidence) to this .jpg/.png."),
+    failures_max: int = typer.Option(96, "--failures-max", help="At most this many crops on the sheet (spread over the photos)."),
 ) -> None:
     """Measure the detector on labelled photos, predicting exactly as `handfoot score` does."""
     if (data is None) == (voc is None):
         raise UserError("give exactly one of --data PATH/data.yaml or --voc DIR")
+    if failures is not None and (voc is not None or failures.suffix.lower() not in (".jpg", ".jpeg", ".png")):
+        raise UserError("--failures needs --data and a .jpg or .png file name")
     from dataclasses import replace  # noqa: PLC0415
 
     from vision.detector import InferenceConfig, load_detector  # noqa: PLC0415
@@ -88,6 +92,8 @@ def evaluate(
     if data is not None:
         report = detection_report(photo_set, timed)
         out = report.to_dict()
+        out["failures"] = _failures(photo_set, timed, InferenceConfig().conf if conf is None else conf,
+                                    failures, failures_max)
     else:
         from vision.corners import join_corners  # noqa: PLC0415
 
@@ -136,6 +142,29 @@ def eval_rounds(
                   f"mean absolute error: {out['mean_abs_error']} points")
     for cause, n in sorted(out["failure_causes"].items(), key=lambda kv: -kv[1]):
         console.print(f"  {n:4d}  {cause}", highlight=False)
+
+
+def _failures(photo_set, timed, conf: float, sheet: Path | None, limit: int) -> dict:
+    """Counts of failures at the product's confidence, the commonest ones, and the sheet if asked."""
+    from collections import Counter  # noqa: PLC0415
+
+    from vision.evaluate import eval_images  # noqa: PLC0415
+    from vision.failures import MISSED, failure_sheet, find_failures, pick_evenly  # noqa: PLC0415
+    from vision.annotate import save_image  # noqa: PLC0415
+    from vision.imageio import load_image  # noqa: PLC0415
+
+    found = find_failures(eval_images(photo_set, timed), conf)
+    kinds = Counter("extra" if not f.truth else "missed" if f.found == MISSED else "misread" for f in found)
+    out = {"conf": conf, "missed": kinds["missed"], "misread": kinds["misread"], "extra": kinds["extra"],
+           "commonest": dict(Counter(f.label for f in found).most_common(12))}
+    if sheet is not None:
+        picked = pick_evenly(found, limit)
+        try:
+            save_image(sheet, failure_sheet(picked, lambda k: load_image(photo_set.photos[k].path)))
+        except VisionError as exc:
+            raise UserError(str(exc)) from exc
+        typer.echo(f"wrote {len(picked)} of {len(found)} failures to {sheet}", err=True)
+    return out
 
 
 def _print_report(out: dict) -> None:

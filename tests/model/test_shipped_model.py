@@ -12,6 +12,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import cv2
 import pytest
 
 from handfoot.cli import main
@@ -99,12 +100,17 @@ def _yolo_set(tmp_path: Path) -> Path:
 
 
 def test_eval_command_on_the_example_photos(detector, tmp_path: Path, capsys) -> None:
-    status, out, _ = run(capsys, "eval", "--data", _yolo_set(tmp_path), "--json")
+    sheet = tmp_path / "failures.png"
+    status, out, _ = run(capsys, "eval", "--data", _yolo_set(tmp_path), "--json", "--failures", sheet)
     assert status == 0
     report = json.loads(out)
     assert report["images"] == len(list(PHOTOS.glob("*.jpg")))
-    assert {"map50", "map50_95", "precision", "recall", "per_class"} <= set(report)
+    assert {"map50", "map50_95", "precision", "recall", "per_class", "failures"} <= set(report)
     assert report["map50"] >= EXAMPLE_MAP50_FLOOR
+    wrong = report["failures"]
+    assert sum(wrong["commonest"].values()) <= wrong["missed"] + wrong["misread"] + wrong["extra"]
+    if wrong["missed"] + wrong["misread"] + wrong["extra"]:
+        assert cv2.imread(str(sheet)) is not None
 
 
 def test_demo_scores_the_example_photos_and_writes_the_annotated_ones(detector, tmp_path: Path, capsys) -> None:
