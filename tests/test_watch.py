@@ -263,7 +263,9 @@ def test_real_model_smoke(video, tmp_path, capsys):
                    "--out", str(tmp_path), "--stable-seconds", str(STABLE_S), "--json", "--realtime"])
     doc = json.loads(capsys.readouterr().out)
     assert status in (0, 1, 3)
-    assert doc["fps"] > 0 and doc["frames_processed"] > 0
+    assert doc["frames_processed"] > 0
+    # fps leaves the first (warm-up) frame out: on a loaded machine, real time may allow only that one
+    assert doc["fps"] > 0 or doc["frames_processed"] == 1
 
 
 def test_missing_model_exits_2_naming_it(video, tmp_path, capsys):
