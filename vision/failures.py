@@ -2,8 +2,9 @@
 
 A true corner box fails when no detection at the product's confidence covers
 it (IoU >= 0.5) with the right class: it was missed, or read as another class.
-A detection that covers no true box at all is an extra. Each crop shows the
-box with some of the card around it, labelled "truth>found".
+A detection that overlaps no true box (IoU under half that) is an extra.
+Each crop shows the box with some of the card around it, labelled
+"truth>found".
 """
 
 from __future__ import annotations

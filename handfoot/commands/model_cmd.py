@@ -62,7 +62,7 @@ def evaluate(
     limit: int = typer.Option(0, "--limit", help="Use only the first N photos (0: all)."),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
     failures: Path = typer.Option(None, "--failures", help="With --data: write a sheet of crops of every missed, misread and extra box (at the product's confidence) to this .jpg/.png."),
-    failures_max: int = typer.Option(96, "--failures-max", help="At most this many crops on the sheet (spread over the photos)."),
+    failures_max: int = typer.Option(96, "--failures-max", min=1, help="At most this many crops on the sheet (spread over the photos)."),
 ) -> None:
     """Measure the detector on labelled photos, predicting exactly as `handfoot score` does."""
     if (data is None) == (voc is None):
