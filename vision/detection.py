@@ -16,7 +16,6 @@ def box_iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     return inter / union if union > 0 else 0.0
 
 
-
 @dataclass(frozen=True)
 class Detection:
     """One detected corner index (or a BACK card box)."""

@@ -148,9 +148,9 @@ def _failures(photo_set, timed, conf: float, sheet: Path | None, limit: int) -> 
     """Counts of failures at the product's confidence, the commonest ones, and the sheet if asked."""
     from collections import Counter  # noqa: PLC0415
 
+    from vision.annotate import save_image  # noqa: PLC0415
     from vision.evaluate import eval_images  # noqa: PLC0415
     from vision.failures import MISSED, failure_sheet, find_failures, pick_evenly  # noqa: PLC0415
-    from vision.annotate import save_image  # noqa: PLC0415
     from vision.imageio import load_image  # noqa: PLC0415
 
     found = find_failures(eval_images(photo_set, timed), conf)
