@@ -61,7 +61,9 @@ class CardFix:
     """One correction: change (old->new), delete (old->) or add (->new@where).
 
     side: the side whose cards it touches ("Ann:8->9"); None means any side
-    (changes) or the only side (additions).
+    (changes) or the only side (additions). meld: for an addition to the
+    table, the rank whose meld the card joins ("->JOKER@K"); None lets the
+    card's own rank decide.
     """
 
     old: str | None
@@ -69,10 +71,11 @@ class CardFix:
     where: str | None = None  # table | leftover, only for additions
     side: str | None = None
     text: str = ""
+    meld: str | None = None
 
 
 _FIX = re.compile(
-    r"^\s*(?:([^:>]+?)\s*:)?\s*([A-Za-z0-9]*)\s*->\s*([A-Za-z0-9]*)\s*(?:@\s*([A-Za-z]+))?\s*$"
+    r"^\s*(?:([^:>]+?)\s*:)?\s*([A-Za-z0-9]*)\s*->\s*([A-Za-z0-9]*)\s*(?:@\s*([A-Za-z0-9]+))?\s*$"
 )
 
 
@@ -84,24 +87,33 @@ def _class_name(text: str, fix: str) -> str:
 
 
 def parse_fix(text: str) -> CardFix:
-    """Parse "8->9", "8->", "->K@table", "->K@leftover", each optionally "SIDE:..."; raises UserError."""
+    """Parse "8->9", "8->", "->K@table", "->K@leftover", "->JOKER@K", each optionally "SIDE:...".
+
+    Raises UserError.
+    """
     m = _FIX.match(text)
     if not m or not (m.group(2) or m.group(3)):
         raise UserError(
             f"--fix {text!r}: write OLD->NEW (\"8->9\"), OLD-> to delete (\"8->\"), "
-            "or ->NEW@table / ->NEW@leftover to add a card; put SIDE: in front to name a side"
+            "->NEW@table / ->NEW@leftover to add a card, or ->NEW@RANK to add it to that rank's meld "
+            "(\"->JOKER@K\"); put SIDE: in front to name a side"
         )
     side = m.group(1).strip() if m.group(1) else None
     old = _class_name(m.group(2), text) if m.group(2) else None
     new = _class_name(m.group(3), text) if m.group(3) else None
-    where = m.group(4).lower() if m.group(4) else None
-    if old is None:
-        where = where or TABLE
-        if where not in ROLES:
-            raise UserError(f"--fix {text!r}: add to @table or @leftover, not @{where}")
-    elif where is not None:
-        raise UserError(f"--fix {text!r}: @{where} is only for additions (->NEW@table)")
-    return CardFix(old, new, where, side, text.strip())
+    where = m.group(4) if m.group(4) else None
+    if old is not None:
+        if where is not None:
+            raise UserError(f"--fix {text!r}: @{where} is only for additions (->NEW@table)")
+        return CardFix(old, new, None, side, text.strip())
+    meld = None
+    if where is None or where.lower() in ROLES:
+        where = (where or TABLE).lower()
+    elif where.upper() in CLASS_NAMES:
+        where, meld = TABLE, where.upper()
+    else:
+        raise UserError(f"--fix {text!r}: add to @table, @leftover or @RANK (a meld's rank, e.g. @K), not @{where}")
+    return CardFix(None, new, where, side, text.strip(), meld)
 
 
 # ---------------------------------------------------------------- photos
@@ -316,6 +328,28 @@ def _place_leftover(photo: PhotoCards) -> tuple[list[str], list[Finding]]:
     return [c.cls for c in lay.cards], findings
 
 
+def _addition_group(rules: Rules, side: str, fix: CardFix, groups: list[list[str]]) -> int:
+    """Which table group a card added with --fix joins; a new group when no meld fits.
+
+    Raises UserError when the fix names a meld ("->JOKER@K") the side does not have.
+    """
+    rank = _group_rank(rules, [fix.meld or fix.new])
+    target = next((g for g, cards in enumerate(groups)
+                   if rank is not None and _group_rank(rules, cards) == rank), None)
+    if fix.meld is not None and target is None:
+        if rank is None:
+            raise UserError(f"--fix {fix.text!r}: @{fix.meld} is not a rank that makes a meld; name one (e.g. @K)")
+        ranks = sorted({r for g in groups if (r := _group_rank(rules, g)) is not None})
+        have = f"its melds: {', '.join(ranks)}" if ranks else "it has no melds"
+        raise UserError(f"--fix {fix.text!r}: {side} has no meld of {rank} to add to ({have})")
+    if target is None and kind_of(rules, fix.new).category == RED3:
+        target = next((g for g, cards in enumerate(groups) if _is_red3_row(rules, cards)), None)
+    if target is None:
+        groups.append([])
+        target = len(groups) - 1
+    return target
+
+
 def build_side(rules: Rules, side: SideInput, photos: list[PhotoCards]) -> tuple[SideRound, list[Finding]]:
     """Typed cards plus photo cards -> the SideRound to score, and the photo findings."""
     deck = deck_layout(rules)
@@ -349,15 +383,7 @@ def build_side(rules: Rules, side: SideInput, photos: list[PhotoCards]) -> tuple
                 leftover.append([])
             leftover[0].append(fix.new)
         else:
-            rank = _group_rank(rules, [fix.new])
-            target = next((g for g, cards in enumerate(groups)
-                           if rank is not None and _group_rank(rules, cards) == rank), None)
-            if target is None and kind_of(rules, fix.new).category == RED3:
-                target = next((g for g, cards in enumerate(groups) if _is_red3_row(rules, cards)), None)
-            if target is None:
-                groups.append([])
-                target = len(groups) - 1
-            groups[target].append(fix.new)
+            groups[_addition_group(rules, side.name, fix, groups)].append(fix.new)
     side_round = SideRound(
         name=side.name,
         table=tuple(tuple(g) for g in groups if g),

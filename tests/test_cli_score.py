@@ -233,7 +233,32 @@ def test_fix_delete_and_add(tmp_path, fake, capsys):
     assert data["sides"][0]["total"] == want
 
 
-@pytest.mark.parametrize("bad", ["8=>9", "X->9", "->K@sofa", "8->9@table"])
+def test_fix_adds_a_wild_to_the_meld_it_names(tmp_path, fake, capsys):
+    table = fake(tmp_path / "t.png", column(["8"] * 4, 100, 100) + column(["K"] * 3, 180, 100), 1017)
+    status, out, _ = run(capsys, "score", table, "--rules", RULES, "--round", 1, "--json", "--fix", "->JOKER@k")
+    assert status == 0  # the joker joins the kings: no lone-wild error
+    assert json.loads(out)["sides"][0]["total"] == expected_total([["8"] * 4, ["K", "K", "K", "JOKER"]], [])
+
+    # saved and rescored, the addition still joins the kings
+    run(capsys, "score", table, "--rules", RULES, "--round", 1, "--fix", "->JOKER@K", "--out", tmp_path / "o")
+    status, out, _ = run(capsys, "rescore", tmp_path / "o" / "result.json", "--json")
+    assert status == 0 and json.loads(out)["sides"][0]["total"] == expected_total(
+        [["8"] * 4, ["K", "K", "K", "JOKER"]], [])
+
+    # without naming the meld, a wild forms a meld of its own: an error finding
+    status, _, _ = run(capsys, "score", table, "--rules", RULES, "--round", 1, "--fix", "->JOKER@table")
+    assert status == 3
+
+
+@pytest.mark.parametrize(("fix", "says"), [("->2@Q", "no meld of Q to add to (its melds: 8)"),
+                                           ("->2@JOKER", "@JOKER is not a rank")])
+def test_fix_to_a_meld_the_side_lacks_is_a_clean_error(tmp_path, fake, capsys, fix, says):
+    table = fake(tmp_path / "t.png", column(["8"] * 4, 100, 100), 1018)
+    status, _, err = run(capsys, "score", table, "--rules", RULES, "--round", 1, "--fix", fix)
+    assert status == 2 and says in err
+
+
+@pytest.mark.parametrize("bad", ["8=>9", "X->9", "->K@sofa", "8->9@table", "->K@7S"])
 def test_bad_fix_is_a_clean_error(tmp_path, fake, capsys, bad):
     table = fake(tmp_path / "t.png", TABLE_DETS, 1012)
     status, _, err = run(capsys, "score", table, "--rules", RULES, "--round", 1, "--fix", bad)

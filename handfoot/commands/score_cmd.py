@@ -411,7 +411,8 @@ def register(app: typer.Typer) -> None:
         fix: list[str] = typer.Option(
             [], "--fix",
             help='Correct a card without re-photographing (repeatable): "8->9" changes the least sure 8, '
-                 '"8->" removes it, "->K@table" / "->K@leftover" adds one; "Ann:8->9" names a side.',
+                 '"8->" removes it, "->K@table" / "->K@leftover" adds one, "->JOKER@K" adds a wild to '
+                 'the meld of kings; "Ann:8->9" names a side.',
         ),
     ) -> int:
         """Score a round from photos: one side's table photo, or a round file.
