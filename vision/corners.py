@@ -24,6 +24,10 @@ Geometry used (all in units of the index size, so it holds at any scale):
 - on a table, near a fan (a chain of fanned indices in a line), a pair
   square to the fan is two cards in neighbouring fans (meld columns), not
   one card's diagonal;
+- on a table, once the photo's own pairs are known, a pair of wilds must
+  span about the diagonal (length and direction) of one of the cards joined
+  nearest it: two wilds in neighbouring meld columns may lie about a
+  diagonal apart, but span no card;
 - a pair with another index lying on the segment between them, or one more
   step beyond either end, is steps of a fan (two cards), not one card: the
   segment between a card's corners runs over its own face;
@@ -58,6 +62,12 @@ CONFUSABLE: frozenset[frozenset[str]] = frozenset()
 # too split and merged more wilds on generated tables.)
 FREE_SHAPE: frozenset[str] = frozenset({"JOKER"})
 
+# Wild cards of every deck. A table has one meld per natural rank, so two
+# naturals of one rank lie in one column; but each meld may end in a wild, so
+# identical wilds lie in neighbouring columns, often about a card's diagonal
+# apart. Their pairs must also look like the cards around them.
+WANDERING: frozenset[str] = frozenset({"2", "JOKER", "WILD20", "WILD50"})
+
 
 @dataclass(frozen=True)
 class JoinConfig:
@@ -90,6 +100,10 @@ class JoinConfig:
     face_margin_across: float = 0.3  # ... and this many index widths across (stacked cards' edges line up)
     free_neighbours: int = 3  # a joker's size is the median of this many cards (or indices) nearest
     free_size_trust: float = 1.3  # ... or its own, within this factor of its neighbours' index size
+    diagonal_match: float | None = 0.3  # tables: a wild's pair must span about (this share of its length)
+    # the diagonal of one of the cards joined nearest it (None: no check) ...
+    diagonal_neighbours: int = 4  # ... of this many (at least 2) ...
+    diagonal_agree: float = 0.25  # ... when their own diagonals agree this well (cards laid in melds)
 
 
 HAND_PHOTO = JoinConfig(hand_fans=True)  # the tolerances for a photo of hands (leftover cards)
@@ -433,7 +447,55 @@ def _across_a_fan(a: Detection, b: Detection, axes: tuple[float, float, int], ma
     return abs(off - 90.0) < max_off
 
 
-def _candidate_pairs(dets: list[Detection], cfg: JoinConfig, expected: float) -> list[_Pair]:
+_Diagonal = tuple[tuple[float, float], tuple[float, float]]  # a joined card's midpoint and corner-to-corner vector
+
+
+def _diagonals(faces: list[Detection], pairs: list[_Pair]) -> list[_Diagonal]:
+    """Midpoint and corner-to-corner vector of each joined fixed-shape card."""
+    out = []
+    for p in pairs:
+        a, b = faces[p.i], faces[p.j]
+        if a.cls in FREE_SHAPE or b.cls in FREE_SHAPE:
+            continue
+        mid = ((a.center[0] + b.center[0]) / 2.0, (a.center[1] + b.center[1]) / 2.0)
+        out.append((mid, (b.center[0] - a.center[0], b.center[1] - a.center[1])))
+    return out
+
+
+def _diagonal_off(v: tuple[float, float], r: tuple[float, float]) -> float:
+    """How far span v is from diagonal r (either way round, or turned a quarter), as a share of |r|."""
+    (vx, vy), (rx, ry) = v, r
+    off = min(min(math.hypot(vx - x, vy - y), math.hypot(vx + x, vy + y)) for x, y in ((rx, ry), (-ry, rx)))
+    return off / max(math.hypot(rx, ry), 1e-6)
+
+
+def _unlike_neighbours(a: Detection, b: Detection, diagonals: list[_Diagonal], cfg: JoinConfig) -> bool:
+    """True when the wild pair a-b spans none of the diagonals of the cards joined nearest it.
+
+    Cards laid in melds are of one deck and lie turned alike (or a quarter
+    turn apart: a row of red 3s), so a card's diagonal matches a
+    neighbour's in length and direction; two wilds of neighbouring meld
+    columns span no card. One matching neighbour is enough: a photo's
+    prior pass also joins some fan steps, and their short spans must not
+    veto real cards. Where the neighbours disagree among themselves (cards
+    strewn at every angle, not laid in melds) nothing is vetoed.
+    """
+    if cfg.diagonal_match is None or a.cls not in WANDERING or len(diagonals) < cfg.adapt_min_pairs:
+        return False
+    mid = ((a.center[0] + b.center[0]) / 2.0, (a.center[1] + b.center[1]) / 2.0)
+    vx, vy = b.center[0] - a.center[0], b.center[1] - a.center[1]
+    others = [(m, v) for m, v in diagonals if math.dist(m, mid) > 1e-6]  # not the pair itself
+    near = sorted(others, key=lambda mv: math.dist(mv[0], mid))[: cfg.diagonal_neighbours]
+    if len(near) < 2:
+        return False  # one card shows no layout
+    if any(_diagonal_off(r, q) > cfg.diagonal_agree for _, r in near for _, q in near):
+        return False  # neighbours turned every way (cards strewn, not laid in melds): no layout to hold it to
+    return min(_diagonal_off((vx, vy), r) for _, r in near) > cfg.diagonal_match
+
+
+def _candidate_pairs(
+    dets: list[Detection], cfg: JoinConfig, expected: float, diagonals: list[_Diagonal] | None = None
+) -> list[_Pair]:
     pairs: list[_Pair] = []
     middles = _fan_middles(dets, cfg)
     axes = _local_axes(dets, middles, cfg)
@@ -464,6 +526,8 @@ def _candidate_pairs(dets: list[Detection], cfg: JoinConfig, expected: float) ->
             if cost > cfg.max_cost or _is_fan_step(a, b, dets, cfg.step_tolerance * size, cfg.hand_fans):
                 continue
             if cfg.hand_fans and _in_a_chain(a, b, dets, cfg):
+                continue
+            if diagonals and not cfg.hand_fans and _unlike_neighbours(a, b, diagonals, cfg):
                 continue
             if not _index_on_face(a, b, dets, _steady_axis((ca + cb, sa_ + sb_, na + nb)), cfg):
                 pairs.append(_Pair(cost, ratio, i, j))
@@ -580,21 +644,24 @@ def estimate_diagonal_ratio(detections: list[Detection], config: JoinConfig | No
     return _median(ratios) if len(ratios) >= cfg.adapt_min_pairs else None
 
 
-def _adapted(faces: list[Detection], cfg: JoinConfig) -> tuple[list[Detection], float, JoinConfig]:
-    """The faces to join (jokers resized), the expected ratio and the tolerances for this photo.
+def _adapted(faces: list[Detection], cfg: JoinConfig) -> tuple[list[Detection], float, JoinConfig, list[_Diagonal]]:
+    """The faces to join (jokers resized), the expected ratio, the tolerances and the card diagonals for this photo.
 
     With enough fixed-shape cards joined by the prior, their median ratio
-    becomes the expected one (a tighter window) and each joker takes the
-    size that puts its corners one diagonal of the cards nearest it apart.
+    becomes the expected one (a tighter window), each joker takes the
+    size that puts its corners one diagonal of the cards nearest it apart,
+    and those cards' diagonals are what a pair near them must look like.
     """
     sized, first = _first_pass(faces, cfg)
     ratios = _fixed_ratios(sized, first)
     if not cfg.adapt or len(ratios) < cfg.adapt_min_pairs:
-        return sized, cfg.diagonal_ratio, cfg
+        return sized, cfg.diagonal_ratio, cfg, []
     # stay inside the window: one odd photo must not drag it away
     expected = min(max(_median(ratios), cfg.min_ratio + 0.9), cfg.max_ratio - 0.6)
+    fitting = [p for p in first if abs(math.log(p.ratio / expected)) <= cfg.adapted_max_cost]
+    diagonals = _diagonals(sized, fitting)
     sized = _free_sized(faces, _pair_refs(sized, first, expected), cfg.free_neighbours)
-    return sized, expected, replace(cfg, max_cost=min(cfg.max_cost, cfg.adapted_max_cost))
+    return sized, expected, replace(cfg, max_cost=min(cfg.max_cost, cfg.adapted_max_cost)), diagonals
 
 
 def join_corners(detections: list[Detection], config: JoinConfig | None = None) -> list[Card]:
@@ -608,8 +675,8 @@ def join_corners(detections: list[Detection], config: JoinConfig | None = None) 
     dets = dedupe(detections, cfg.duplicate_iou)
     backs = [d for d in dets if d.cls == BACK]
     faces = [d for d in dets if d.cls != BACK]
-    sized, expected, cfg = _adapted(faces, cfg)
-    chosen = _greedy(_candidate_pairs(sized, cfg, expected), len(sized))
+    sized, expected, cfg, diagonals = _adapted(faces, cfg)
+    chosen = _greedy(_candidate_pairs(sized, cfg, expected, diagonals), len(sized))
     paired: set[int] = set()
     cards: list[Card] = []
     for p in chosen:
