@@ -616,14 +616,7 @@ def _size_refs(faces: list[Detection]) -> list[tuple[tuple[float, float], float]
 def _pair_refs(faces: list[Detection], pairs: list[_Pair], ratio: float) -> list[tuple[tuple[float, float], float]]:
     """(midpoint, card diagonal / ratio) of each joined fixed-shape card: the index size a
     free-shape card there must have for its corners to lie one diagonal apart."""
-    refs = []
-    for p in pairs:
-        a, b = faces[p.i], faces[p.j]
-        if a.cls in FREE_SHAPE or b.cls in FREE_SHAPE:
-            continue
-        mid = ((a.center[0] + b.center[0]) / 2.0, (a.center[1] + b.center[1]) / 2.0)
-        refs.append((mid, math.dist(a.center, b.center) / ratio))
-    return refs
+    return [(mid, math.hypot(*span) / ratio) for mid, span in _diagonals(faces, pairs)]
 
 
 def _fixed_ratios(faces: list[Detection], pairs: list[_Pair]) -> list[float]:
