@@ -450,16 +450,16 @@ def _across_a_fan(a: Detection, b: Detection, axes: tuple[float, float, int], ma
 _Diagonal = tuple[tuple[float, float], tuple[float, float]]  # a joined card's midpoint and corner-to-corner vector
 
 
+def _span(a: Detection, b: Detection) -> _Diagonal:
+    """Midpoint of two indices and the vector from a to b."""
+    (ax, ay), (bx, by) = a.center, b.center
+    return ((ax + bx) / 2.0, (ay + by) / 2.0), (bx - ax, by - ay)
+
+
 def _diagonals(faces: list[Detection], pairs: list[_Pair]) -> list[_Diagonal]:
     """Midpoint and corner-to-corner vector of each joined fixed-shape card."""
-    out = []
-    for p in pairs:
-        a, b = faces[p.i], faces[p.j]
-        if a.cls in FREE_SHAPE or b.cls in FREE_SHAPE:
-            continue
-        mid = ((a.center[0] + b.center[0]) / 2.0, (a.center[1] + b.center[1]) / 2.0)
-        out.append((mid, (b.center[0] - a.center[0], b.center[1] - a.center[1])))
-    return out
+    return [_span(faces[p.i], faces[p.j]) for p in pairs
+            if faces[p.i].cls not in FREE_SHAPE and faces[p.j].cls not in FREE_SHAPE]
 
 
 def _diagonal_off(v: tuple[float, float], r: tuple[float, float]) -> float:
@@ -482,15 +482,14 @@ def _unlike_neighbours(a: Detection, b: Detection, diagonals: list[_Diagonal], c
     """
     if cfg.diagonal_match is None or a.cls not in WANDERING or len(diagonals) < cfg.adapt_min_pairs:
         return False
-    mid = ((a.center[0] + b.center[0]) / 2.0, (a.center[1] + b.center[1]) / 2.0)
-    vx, vy = b.center[0] - a.center[0], b.center[1] - a.center[1]
+    mid, span = _span(a, b)
     others = [(m, v) for m, v in diagonals if math.dist(m, mid) > 1e-6]  # not the pair itself
     near = sorted(others, key=lambda mv: math.dist(mv[0], mid))[: cfg.diagonal_neighbours]
     if len(near) < 2:
         return False  # one card shows no layout
     if any(_diagonal_off(r, q) > cfg.diagonal_agree for _, r in near for _, q in near):
         return False  # neighbours turned every way (cards strewn, not laid in melds): no layout to hold it to
-    return min(_diagonal_off((vx, vy), r) for _, r in near) > cfg.diagonal_match
+    return min(_diagonal_off(span, r) for _, r in near) > cfg.diagonal_match
 
 
 def _candidate_pairs(
