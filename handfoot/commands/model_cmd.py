@@ -110,12 +110,13 @@ def evaluate(
 def eval_rounds(
     folder: Path = typer.Argument(..., help="Folder of round-*.toml files from `handfoot dataset rounds`."),
     model: Path = typer.Option(None, "--model", help="Weights to use (default: models/cards.pt)."),
+    conf: float = typer.Option(None, "--conf", min=0.0, max=1.0, help="Confidence threshold (default: the product's)."),
     limit: int = typer.Option(0, "--limit", help="Use only the first N rounds (0: all)."),
     oracle: bool = typer.Option(False, "--oracle", help="Use each photo's true corner labels instead of the model (measures card joining and layout alone)."),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
 ) -> None:
     """Score generated rounds from their photos and compare with their true cards."""
-    from vision.detector import load_detector  # noqa: PLC0415
+    from vision.detector import InferenceConfig, load_detector  # noqa: PLC0415
 
     from handfoot.round_eval import evaluate_rounds  # noqa: PLC0415
 
@@ -127,7 +128,8 @@ def eval_rounds(
 
     def factory():
         try:
-            return load_detector(model).detect
+            config = InferenceConfig() if conf is None else InferenceConfig(conf=conf)
+            return load_detector(model, config).detect
         except VisionError as exc:
             raise UserError(str(exc)) from exc
 

@@ -161,3 +161,23 @@ def test_demo_prints_what_the_true_cards_score(detector, tmp_path: Path, capsys)
     assert status in (0, 3)
     assert "Totals:" in out
     assert "true cards (examples/photos/true-cards.toml) score: Ann 515, Bob 840, Cat 435" in out
+
+
+def test_eval_rounds_scores_generated_rounds_with_the_model_and_the_oracle(detector, tmp_path: Path, capsys) -> None:
+    from datasets.decks import simple_deck
+    from datasets.scenes.rounds import build_rounds
+
+    build_rounds(tmp_path, 1, seed=4, decks=[simple_deck()])
+    sides = len(load_round(tmp_path / "round-001.toml").sides)
+    reports = {}
+    for name, extra in (("oracle", ["--oracle"]), ("model", []), ("strict", ["--conf", "0.99"])):
+        status, out, _ = run(capsys, "eval-rounds", tmp_path, "--json", *extra)
+        assert status == 0
+        reports[name] = json.loads(out)
+        assert reports[name]["sides"] == sides
+        assert len(reports[name]["failures"]) == round(sides * (1 - reports[name]["exact_total_rate"]))
+    # The true corner boxes score most sides; a threshold that keeps almost nothing scores far worse.
+    assert reports["oracle"]["exact_total_rate"] >= 0.5
+    assert reports["strict"]["mean_abs_error"] > reports["model"]["mean_abs_error"]
+    status, _, err = run(capsys, "eval-rounds", tmp_path, "--conf", "1.5")
+    assert status == 2 and "conf" in err
