@@ -4,7 +4,10 @@ Large photos are first scaled so their long side is at most `max_side` (the
 scale the model was trained for: index heights of about 10-80 px); a working
 image still larger than `single_pass` pixels is cut into overlapping tiles
 whose detections are merged, anything smaller is predicted in one pass at its
-own resolution.
+own resolution. A second pass at half that size (`coarse_scale`) finds the
+indices too big for the model at full size (cards photographed close up); of
+its boxes only the long ones are kept, and where the two passes overlap the
+surer box stays.
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ class InferenceConfig:
     single_pass: int = 1280
     tile: int = 640
     overlap: int = 128
+    coarse_scale: float | None = 0.5  # a second pass at this share of the working size (cards photographed close up)
+    coarse_min_height: float = 48.0  # working-size pixels: only boxes at least this long come from that pass
     device: str = "cpu"
 
 
@@ -54,6 +59,27 @@ def nms_merge(dets: list[Detection], iou: float) -> list[Detection]:
     return kept
 
 
+def merge_passes(fine: list[Detection], coarse: list[Detection], iou: float) -> list[Detection]:
+    """Boxes from two passes over one photo; where boxes of the two overlap, the surer one stays (any class)."""
+    kept = list(fine)
+    for det in sorted(coarse, key=lambda d: d.conf, reverse=True):
+        rivals = [d for d in kept if box_iou(d.box, det.box) >= iou]
+        if all(d.conf < det.conf for d in rivals):
+            kept = [d for d in kept if d not in rivals] + [det]
+    return kept
+
+
+def _resized(image: np.ndarray, scale: float) -> np.ndarray:
+    """`image` scaled by `scale` (< 1 shrinks, with area averaging); the same array when scale is 1."""
+    if scale == 1.0:
+        return image
+    import cv2  # noqa: PLC0415
+
+    height, width = image.shape[:2]
+    size = (max(1, round(width * scale)), max(1, round(height * scale)))
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+
+
 def _stride_ceil(value: int, stride: int = 32) -> int:
     return max(stride, int(math.ceil(value / stride) * stride))
 
@@ -74,21 +100,27 @@ class Detector:
         cfg = self.config
         height, width = image.shape[:2]
         scale = min(1.0, cfg.max_side / max(height, width))
-        work = image
-        if scale < 1.0:
-            import cv2  # noqa: PLC0415
-
-            work = cv2.resize(image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
-        wh, ww = work.shape[:2]
-        if max(wh, ww) <= cfg.single_pass:
-            dets = self._predict([work], [(0, 0)], _stride_ceil(max(wh, ww)))
-        else:
-            origins = [(x, y) for y in tile_origins(wh, cfg.tile, cfg.overlap) for x in tile_origins(ww, cfg.tile, cfg.overlap)]
-            crops = [work[y : y + cfg.tile, x : x + cfg.tile] for x, y in origins]
-            dets = nms_merge(self._predict(crops, origins, cfg.tile), cfg.iou)
+        work = _resized(image, scale)
+        dets = self._detect_working(work)
+        if cfg.coarse_scale:
+            up = 1.0 / cfg.coarse_scale
+            coarse = [Detection(d.cls, d.conf, tuple(v * up for v in d.box))
+                      for d in self._detect_working(_resized(work, cfg.coarse_scale))]
+            coarse = [d for d in coarse if max(d.box[2] - d.box[0], d.box[3] - d.box[1]) >= cfg.coarse_min_height]
+            dets = merge_passes(dets, coarse, cfg.iou)
         if scale < 1.0:
             dets = [Detection(d.cls, d.conf, tuple(v / scale for v in d.box)) for d in dets]
         return dets
+
+    def _detect_working(self, work: np.ndarray) -> list[Detection]:
+        """One pass over a working image: whole when small enough, else in overlapping tiles."""
+        cfg = self.config
+        wh, ww = work.shape[:2]
+        if max(wh, ww) <= cfg.single_pass:
+            return self._predict([work], [(0, 0)], _stride_ceil(max(wh, ww)))
+        origins = [(x, y) for y in tile_origins(wh, cfg.tile, cfg.overlap) for x in tile_origins(ww, cfg.tile, cfg.overlap)]
+        crops = [work[y : y + cfg.tile, x : x + cfg.tile] for x, y in origins]
+        return nms_merge(self._predict(crops, origins, cfg.tile), cfg.iou)
 
     def _predict(self, crops: list[np.ndarray], origins: list[tuple[int, int]], imgsz: int) -> list[Detection]:
         cfg = self.config

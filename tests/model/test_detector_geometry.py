@@ -1,8 +1,12 @@
 """Tiling and merging of large photos, without a model."""
 
+import numpy as np
+import pytest
+
+from scoring.classes import CLASS_NAMES
 from vision.detection import Detection
 from vision.detection import box_iou
-from vision.detector import nms_merge, tile_origins
+from vision.detector import Detector, InferenceConfig, nms_merge, tile_origins
 
 
 def test_tiles_cover_the_whole_length_with_overlap():
@@ -24,3 +28,63 @@ def test_merge_keeps_the_surer_of_two_overlapping_boxes_of_one_class():
 
 def test_box_iou_of_disjoint_boxes_is_zero():
     assert box_iou((0, 0, 1, 1), (2, 2, 3, 3)) == 0.0
+
+
+class _Boxes:
+    def __init__(self, rows):
+        import torch
+
+        self.xyxy = torch.tensor([r[:4] for r in rows], dtype=torch.float32).reshape(-1, 4)
+        self.conf = torch.tensor([r[4] for r in rows], dtype=torch.float32)
+        self.cls = torch.tensor([r[5] for r in rows], dtype=torch.float32)
+
+
+class _Result:
+    def __init__(self, rows):
+        self.boxes = _Boxes(rows)
+
+
+class _ScaleModel:
+    """Reads a large index unsurely at full size (as an 8) and surely at half size (as a 9).
+
+    Boxes are given in the full image's pixels: (x1, y1, x2, y2) of the index.
+    """
+
+    names = {i: n for i, n in enumerate(CLASS_NAMES)}
+
+    def __init__(self, index_box, small_box):
+        self.index_box, self.small_box = index_box, small_box
+        self.sizes = []
+
+    def predict(self, crops, imgsz, **_):
+        out = []
+        for crop in crops:
+            width = crop.shape[1]
+            self.sizes.append(width)
+            f = width / 600  # this fake's photos are 600 px wide
+            rows = [[*(v * f for v in self.small_box), 0.9 if f == 1 else 0.95, CLASS_NAMES.index("K")]]
+            if f == 1:
+                rows.append([*self.index_box, 0.4, CLASS_NAMES.index("8")])
+            else:
+                rows.append([*(v * f for v in self.index_box), 0.8, CLASS_NAMES.index("9")])
+            out.append(_Result(rows))
+        return out
+
+
+def test_a_close_up_index_is_read_at_half_size_and_small_ones_at_full_size():
+    big, small = (100, 100, 220, 260), (400, 400, 424, 430)
+    model = _ScaleModel(big, small)
+    photo = np.zeros((400, 600, 3), np.uint8)
+    found = Detector(model, InferenceConfig(coarse_scale=0.5)).detect(photo)
+    assert model.sizes == [600, 300]
+    by_class = {d.cls: d for d in found}
+    assert set(by_class) == {"9", "K"}  # the unsure 8 gave way; the small K was not doubled
+    assert by_class["9"].box == pytest.approx(big)
+    assert by_class["K"].conf == pytest.approx(0.9)  # from the full-size pass: too small for the coarse one
+
+
+def test_without_the_coarse_pass_the_photo_is_read_once():
+    model = _ScaleModel((100, 100, 220, 260), (400, 400, 424, 430))
+    found = Detector(model, InferenceConfig(coarse_scale=None)).detect(np.zeros((400, 600, 3), np.uint8))
+    assert model.sizes == [600]
+    assert sorted(d.cls for d in found) == ["8", "K"]
