@@ -36,7 +36,7 @@ class InferenceConfig:
     tile: int = 640
     overlap: int = 128
     coarse_scale: float | None = 0.5  # a second pass at this share of the working size (cards photographed close up)
-    coarse_min_height: float = 48.0  # working-size pixels: only boxes at least this long come from that pass
+    coarse_min_height: float = 80.0  # working-size pixels: only boxes at least this long (the top of the training range) come from that pass
     device: str = "cpu"
 
 
