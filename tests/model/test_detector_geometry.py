@@ -1,4 +1,4 @@
-"""Tiling and merging of large photos, without a model."""
+"""Tiling, merging and the half-size second pass over a photo, with fake models instead of the real one."""
 
 import numpy as np
 import pytest
