@@ -80,6 +80,13 @@ def _resized(image: np.ndarray, scale: float) -> np.ndarray:
     return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
 
 
+def _unshrunk(dets: list[Detection], scale: float) -> list[Detection]:
+    """Detections made on an image shrunk by `scale`, in the pixels of the image before (the same list at 1)."""
+    if scale == 1.0:
+        return dets
+    return [Detection(d.cls, d.conf, tuple(v / scale for v in d.box)) for d in dets]
+
+
 def _stride_ceil(value: int, stride: int = 32) -> int:
     return max(stride, int(math.ceil(value / stride) * stride))
 
@@ -103,14 +110,9 @@ class Detector:
         work = _resized(image, scale)
         dets = self._detect_working(work)
         if cfg.coarse_scale:
-            up = 1.0 / cfg.coarse_scale
-            coarse = [Detection(d.cls, d.conf, tuple(v * up for v in d.box))
-                      for d in self._detect_working(_resized(work, cfg.coarse_scale))]
-            coarse = [d for d in coarse if max(d.box[2] - d.box[0], d.box[3] - d.box[1]) >= cfg.coarse_min_height]
-            dets = merge_passes(dets, coarse, cfg.iou)
-        if scale < 1.0:
-            dets = [Detection(d.cls, d.conf, tuple(v / scale for v in d.box)) for d in dets]
-        return dets
+            coarse = _unshrunk(self._detect_working(_resized(work, cfg.coarse_scale)), cfg.coarse_scale)
+            dets = merge_passes(dets, [d for d in coarse if d.size >= cfg.coarse_min_height], cfg.iou)
+        return _unshrunk(dets, scale)
 
     def _detect_working(self, work: np.ndarray) -> list[Detection]:
         """One pass over a working image: whole when small enough, else in overlapping tiles."""
