@@ -155,7 +155,11 @@ def sample_table_melds(rng: np.random.Generator, roles: FamilyCards, n_melds: in
 
 
 def sample_hand(rng: np.random.Generator, roles: FamilyCards, n: int) -> list[str]:
-    """Loose cards left in a hand or foot: any class, naturals most often."""
-    pool = list(roles.naturals) * 3 + list(roles.wilds) + list(roles.clothing)
-    pool += [c for c in (roles.red3, roles.black3) if c]
+    """Loose cards left in a hand or foot: any class, naturals and black 3s most often.
+
+    Black 3s are as common as a natural (they stay in hands, and real photos confuse
+    them with red 3s); wilds, red 3s and clothing cards each come twice as rarely.
+    """
+    pool = list(roles.naturals) * 2 + list(roles.wilds) + list(roles.clothing)
+    pool += [c for c in (roles.red3,) if c] + [c for c in (roles.black3,) if c] * 2
     return [pool[int(rng.integers(len(pool)))] for _ in range(n)]

@@ -313,7 +313,7 @@ def generic_layout(pl: Placer, n: int | None = None) -> list[Placement]:
     for _ in range(n):
         x, y = rng.uniform(0, area), rng.uniform(0, area * 0.8)
         ang = rng.uniform(0, 360)
-        if rng.random() < 0.06:
+        if rng.random() < 0.1:
             out.append(pl.face_down(x, y, ang, "loose", "loose"))
         else:
             out.append(pl.face_up(pl.source.random_class(), x, y, ang, "loose", None, "loose", flip=False))

@@ -221,7 +221,7 @@ def render_closeup_scene(rng: np.random.Generator, decks: list[Deck], opts: Scen
 
 SCENE_KINDS = {"table": render_table_scene, "leftover": render_leftover_scene, "generic": render_generic_scene,
                "closeup": render_closeup_scene}
-KIND_WEIGHTS = {"table": 0.5, "leftover": 0.28, "generic": 0.14, "closeup": 0.08}
+KIND_WEIGHTS = {"table": 0.46, "leftover": 0.28, "generic": 0.14, "closeup": 0.12}
 
 
 def render_random_scene(rng: np.random.Generator, decks: list[Deck], opts: SceneOptions | None = None) -> Scene:
