@@ -192,22 +192,26 @@ class DeckLayout:
     wilds: frozenset[str]
     red_three_class: str | None
     meld_key: dict[str, str]
+    not_natural: frozenset[str] = frozenset()  # classes that are no natural of a meld (3s, clothing)
 
 
 def deck_layout(rules: Rules) -> DeckLayout:
-    """Wild classes, the red-three class and meld keys of the rules' deck family."""
+    """The wild classes, red-three class, meld keys and non-natural classes of the rules' deck family."""
     wilds: set[str] = set()
     red3: str | None = None
     keys: dict[str, str] = {}
+    others: set[str] = set()
     for cls in CLASS_NAMES:
         kind = kind_of(rules, cls)
         if kind.category == WILD:
             wilds.add(cls)
         elif kind.category == RED3:
             red3 = cls
+        if kind.category != NATURAL:
+            others.add(cls)
         if kind.rank:
             keys[cls] = kind.rank
-    return DeckLayout(frozenset(wilds), red3, keys)
+    return DeckLayout(frozenset(wilds), red3, keys, frozenset(others))
 
 
 def _group_rank(rules: Rules, group: Sequence[str]) -> str | None:
@@ -267,9 +271,14 @@ def _place_table(rules: Rules, deck: DeckLayout, photo: PhotoCards, groups: list
     """Lay out one table photo, merge its melds into `groups`, return its findings."""
     findings: list[Finding] = []
     lay: TableLayout = layout_table(
-        photo.cards, deck.wilds, red_three_class=deck.red_three_class, meld_groups=deck.meld_key
+        photo.cards, deck.wilds, red_three_class=deck.red_three_class, meld_groups=deck.meld_key,
+        keep=[photo.cards[i] for i in photo.fixed], fixed_classes=deck.not_natural,
     )
     index = {id(c): i for i, c in enumerate(photo.cards)}
+    for old, new in lay.reread:  # a misread natural inside another rank's column, read as that rank
+        i = index.pop(id(old))
+        photo.cards[i] = new
+        index[id(new)] = i
     for meld in lay.melds:
         classes = [c.cls for c in meld]
         rank = _group_rank(rules, classes)

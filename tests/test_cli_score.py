@@ -373,3 +373,25 @@ def test_partner_who_went_out_needs_no_leftover_photo(tmp_path, fake, capsys):
 def test_eval_failure_sheet_needs_a_yolo_set_and_an_image_name(tmp_path, capsys, args):
     status, _, err = run(capsys, "eval", *args, "--failures", tmp_path / ("sheet.jpg" if "--voc" in args else "sheet.txt"))
     assert status == 2 and "--failures" in err and "Traceback" not in err
+
+
+def test_a_misread_card_inside_a_meld_column_is_scored_as_its_rank_and_can_be_kept(tmp_path, fake, capsys):
+    dets = column(["8", "8", "6", "8"], 100, 100) + column(["9", "9", "9"], 180, 100)
+    table = fake(tmp_path / "t.png", dets, 1019)
+    status, out, _ = run(capsys, "score", table, "--rules", RULES, "--round", 1, "--json")
+    data = json.loads(out)
+    assert status == 0  # a warning, not an error
+    assert data["sides"][0]["total"] == expected_total([["8"] * 4, ["9"] * 3], [])
+    cards = data["photos"][0]["cards"]
+    assert sum(c["class"] == "8" for c in cards) == 4 and not any(c["class"] == "6" for c in cards)
+    assert any("lone 6" in f["message"] for f in data["sides"][0]["findings"])
+    status, out, _ = run(capsys, "score", table, "--rules", RULES, "--round", 1, "--json", "--fix", "6->6")
+    assert json.loads(out)["sides"][0]["total"] == expected_total([["8"] * 3, ["6"], ["9"] * 3], [])
+
+
+def test_a_black_three_inside_a_meld_column_is_still_an_error(tmp_path, fake, capsys):
+    dets = column(["8", "8", "3B", "8"], 100, 100) + column(["9", "9", "9"], 180, 100)
+    table = fake(tmp_path / "t.png", dets, 1020)
+    status, out, _ = run(capsys, "score", table, "--rules", RULES, "--round", 1, "--json")
+    assert status == 3
+    assert any(c["class"] == "3B" for c in json.loads(out)["photos"][0]["cards"])

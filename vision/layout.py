@@ -12,7 +12,11 @@ This module knows classes and geometry, never points:
   lengthens its column, so a run of wilds at a column's end stays in it);
   a wild in no meld's column is unplaced;
 - the red-three class (when the caller says red 3s are laid) goes to the row;
-- BACK cards (face down) are kept apart for a warning.
+- BACK cards (face down) are kept apart for a warning;
+- a natural whose rank has no column of its own, lying inside another
+  natural rank's column (between its cards, or one fan step past its end), is read
+  as that rank (a misread index: a meld holds one rank, and one or two cards
+  lying inside another meld are no meld of their own); a note says so.
 
 Photos may be turned any way: the direction the columns run in is measured
 from each meld's fanned indices (which lie on a line), and each column's
@@ -45,6 +49,9 @@ class LayoutConfig:
     wild_across: float = 1.6  # a wild's index at most this far from a column's line
     wild_along: float = 5.0  # ... and at most this far beyond the column's ends
     along_weight: float = 0.25  # how much distance along a column counts in choosing
+    stray_across: float = 1.0  # a natural this near another rank's column line lies in it ...
+    stray_along: float = 3.0  # ... when no further than this beyond the column's ends
+    stray_max: int = 2  # at most this many cards of one rank are read as a column's rank
 
 
 @dataclass
@@ -57,6 +64,7 @@ class TableLayout:
     unplaced: list[Card] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     meld_keys: list[str] = field(default_factory=list)  # the class (or group) of each meld
+    reread: list[tuple[Card, Card]] = field(default_factory=list)  # (as detected, as placed) for strays
 
     def cards(self) -> list[Card]:
         """Every card in the layout, each once."""
@@ -207,6 +215,52 @@ def _split_columns(key: str, cards: list[Card], frame: Frame, size: float, gap: 
     return columns
 
 
+def _inside(card: Card, col: _Column, frame: Frame, size: float, cfg: LayoutConfig) -> float | None:
+    """How far (index sizes across) the card's nearest corner lies from the column's line,
+    when it lies inside the column: on its line, between its ends or `stray_along` past them."""
+    best: float | None = None
+    for d in card.corners:
+        across, along = frame.axes(d)
+        if not col.along_min - cfg.stray_along * size <= along <= col.along_max + cfg.stray_along * size:
+            continue
+        off = abs(across - col.across_at(along)) / size
+        if off <= cfg.stray_across and (best is None or off < best):
+            best = off
+    return best
+
+
+def _reread_strays(
+    columns: list[_Column], frame: Frame, size: float, cfg: LayoutConfig, keep: frozenset[int],
+    fixed: frozenset[str],
+) -> list[tuple[Card, _Column, str]]:
+    """Naturals of a meld key with no column of its own, each lying inside another key's column:
+    (card, that column, the one class its cards show). A column of mixed classes (socks and
+    shoes, Bare Foot's red and black 3s) names no class, so it takes no strays; cards in
+    `keep` (ids: corrected by hand) and classes in `fixed` stay as they are, and columns of
+    a `fixed` class take no strays."""
+    by_key: dict[str, list[_Column]] = {}
+    for col in columns:
+        by_key.setdefault(col.key, []).append(col)
+    homes = [(col, classes.pop()) for col in columns
+             if len(col.cards) >= 2 and len(classes := {c.cls for c in col.cards}) == 1 and not classes & fixed]
+    out: list[tuple[Card, _Column, str]] = []
+    for key, cols in by_key.items():
+        cards = [c for col in cols for c in col.cards]
+        if len(cards) > cfg.stray_max or any(id(c) in keep or c.cls in fixed for c in cards):
+            continue
+        found = []
+        for card in cards:
+            fits = [(off, n, col, cls) for n, (col, cls) in enumerate(homes) if col.key != key
+                    if (off := _inside(card, col, frame, size, cfg)) is not None]
+            if not fits:
+                break
+            _, _, col, cls = min(fits)
+            found.append((card, col, cls))
+        else:
+            out.extend(found)
+    return out
+
+
 def _wild_cost(wild: Card, col: _Column, frame: Frame, size: float, cfg: LayoutConfig) -> float | None:
     best: float | None = None
     for d in wild.corners:
@@ -266,6 +320,8 @@ def layout_table(
     red_three_class: str | None = "3R",
     meld_groups: Mapping[str, str] | None = None,
     config: LayoutConfig | None = None,
+    keep: Iterable[Card] = (),
+    fixed_classes: Iterable[str] = (),
 ) -> TableLayout:
     """Group a table photo's cards into melds, red threes, backs and unplaced cards.
 
@@ -273,7 +329,10 @@ def layout_table(
     `red_three_class`: the class laid in the red-three row, or None when
     red 3s are ordinary cards (Bare Foot's natural 3s).
     `meld_groups`: class -> group name for classes that meld together.
-    Every card is returned exactly once.
+    `keep`: cards whose class was set by hand; they are never read as another rank.
+    `fixed_classes`: classes never read as another rank nor taking strays (black 3s and
+    clothing cards in a meld break the rules: the scoring must see them as they are).
+    Every card is returned exactly once (a stray natural as its re-read copy, see `reread`).
     """
     cfg = config or LayoutConfig()
     groups = dict(meld_groups or {})
@@ -302,6 +361,19 @@ def layout_table(
                 "(a side has one meld per rank)"
             )
         columns.extend(cols)
+
+    strays = _reread_strays(columns, frame, size, cfg, frozenset(id(c) for c in keep), frozenset(fixed_classes))
+    moved = {id(card) for card, _, _ in strays}
+    for card, home, cls in strays:
+        new = Card(cls, card.conf * 0.5, card.corners)
+        out.reread.append((card, new))
+        by_key[home.key].append(new)
+        out.notes.append(f"a lone {card.cls} lies inside the column of the {home.key} meld: counted as {cls} "
+                         f"(check it on the table; --fix '{card.cls}->{card.cls}' keeps it a {card.cls})")
+    by_key = {k: kept for k, v in by_key.items() if (kept := [c for c in v if id(c) not in moved])}
+    for col in columns:
+        col.cards = [c for c in col.cards if id(c) not in moved]
+    columns = [col for col in columns if col.cards]
 
     extra: dict[str, list[Card]] = {}
     placed, out.unplaced = _place_wilds(wilds, columns, frame, size, cfg)

@@ -134,3 +134,41 @@ def test_a_run_of_wilds_at_a_column_end_all_go_to_that_column():
     lay = layout_table(cards, STANDARD_WILDS)
     assert melds_of(lay) == [Counter({"A": 3, "2": 3, "JOKER": 2}), Counter({"K": 3})]
     assert lay.unplaced == []
+
+
+def test_a_misread_natural_inside_another_ranks_column_is_read_as_that_rank_with_a_note():
+    cards = table(["8", "8", "6", "8", "2"], ["K", "K", "K"])
+    lay = layout_table(cards, STANDARD_WILDS)
+    assert melds_of(lay) == [Counter({"8": 4, "2": 1}), Counter({"K": 3})]
+    assert [(old.cls, new.cls) for old, new in lay.reread] == [("6", "8")]
+    old, new = lay.reread[0]
+    assert new.corners == old.corners and new.conf < old.conf  # among the least sure cards
+    assert any("lone 6" in note and "8" in note for note in lay.notes)
+    assert len(lay.cards()) == len(cards)
+
+
+def test_the_whole_last_card_of_a_column_misread_is_read_as_the_columns_rank():
+    cards = table(["Q", "Q", "Q", "9"], ["4", "4", "4"])
+    lay = layout_table(cards, STANDARD_WILDS)
+    assert melds_of(lay) == [Counter({"Q": 4}), Counter({"4": 3})]
+
+
+def test_a_rank_with_a_column_of_its_own_is_never_read_as_another():
+    # two 7s and a wild are a meld in their own column; the lone 6 has a column of its own too
+    cards = table(["8", "8", "6", "8"], ["7", "7", "2"], ["6"])
+    lay = layout_table(cards, STANDARD_WILDS)
+    assert Counter({"7": 2, "2": 1}) in melds_of(lay)
+    assert Counter({"6": 2}) in melds_of(lay) and lay.reread == []
+
+
+def test_a_card_corrected_by_hand_keeps_its_class():
+    cards = table(["8", "8", "6", "8"], ["K", "K", "K"])
+    six = next(c for c in cards if c.cls == "6")
+    lay = layout_table(cards, STANDARD_WILDS, keep=[six])
+    assert Counter({"6": 1}) in melds_of(lay) and lay.reread == []
+
+
+def test_a_black_three_inside_a_meld_stays_a_black_three_for_the_rules_to_judge():
+    cards = table(["8", "8", "3B", "8"], ["K", "K", "K"])
+    lay = layout_table(cards, STANDARD_WILDS, fixed_classes={"3B", "3R", "SOCK", "SHOE"})
+    assert Counter({"3B": 1}) in melds_of(lay) and lay.reread == []
