@@ -250,8 +250,8 @@ def _reread_strays(
             continue
         found = []
         for card in cards:
-            fits = [(off, n, col, cls) for n, (col, cls) in enumerate(homes) if col.key != key
-                    if (off := _inside(card, col, frame, size, cfg)) is not None]
+            fits = [(off, n, col, cls) for n, (col, cls) in enumerate(homes)  # n: no _Column compared
+                    if col.key != key and (off := _inside(card, col, frame, size, cfg)) is not None]
             if not fits:
                 break
             _, _, col, cls = min(fits)
