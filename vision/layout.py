@@ -241,12 +241,15 @@ def _reread_strays(
     by_key: dict[str, list[_Column]] = {}
     for col in columns:
         by_key.setdefault(col.key, []).append(col)
+    count = {key: sum(len(col.cards) for col in cols) for key, cols in by_key.items()}
+    # a home's own cards are never strays: its key holds more cards than a stray rank may
     homes = [(col, classes.pop()) for col in columns
-             if len(col.cards) >= 2 and len(classes := {c.cls for c in col.cards}) == 1 and not classes & fixed]
+             if len(col.cards) >= 2 and count[col.key] > cfg.stray_max
+             and len(classes := {c.cls for c in col.cards}) == 1 and not classes & fixed]
     out: list[tuple[Card, _Column, str]] = []
     for key, cols in by_key.items():
         cards = [c for col in cols for c in col.cards]
-        if len(cards) > cfg.stray_max or any(id(c) in keep or c.cls in fixed for c in cards):
+        if count[key] > cfg.stray_max or any(id(c) in keep or c.cls in fixed for c in cards):
             continue
         found = []
         for card in cards:

@@ -172,3 +172,12 @@ def test_a_black_three_inside_a_meld_stays_a_black_three_for_the_rules_to_judge(
     cards = table(["8", "8", "3B", "8"], ["K", "K", "K"])
     lay = layout_table(cards, STANDARD_WILDS, fixed_classes={"3B", "3R", "SOCK", "SHOE"})
     assert Counter({"3B": 1}) in melds_of(lay) and lay.reread == []
+
+
+def test_misread_cards_of_two_ranks_in_one_column_all_join_its_meld():
+    # the two 6s could take the 9 as strays of their own, but are strays themselves:
+    # only a rank with more than two cards takes strays, so every card joins the 8s
+    cards = table(["8", "6", "8", "6", "8", "9"])
+    lay = layout_table(cards, STANDARD_WILDS)
+    assert melds_of(lay) == [Counter({"8": 6})]
+    assert len(lay.cards()) == len(cards) and len(lay.reread) == 3
