@@ -88,6 +88,8 @@ class JoinConfig:
     step_tolerance: float = 0.45  # index sizes: how near a third index must be to mark a fan step
     axis_radius: float = 6.0  # index sizes: fan steps this near tell how cards are turned
     axis_margin: float = 20.0  # degrees: a pair this close to square to a fan is two cards
+    along_margin: float = 8.0  # degrees: ... and so is a pair this close to along it (one column)
+    along_min_steps: int = 3  # ... when at least this many fan middles (counted from both ends) show the fan
     chain_degrees: float = 15.0  # how straight three fanned indices must lie
     chain_reach: float = 2.1  # index sizes: the next card of a fan has its index closer than this
     step_length: tuple[float, float] = (0.5, 1.6)  # a fan's next step, as a share of the step a-b
@@ -431,20 +433,29 @@ def _steady_axis(axes: tuple[float, float, int]) -> float | None:
     return 0.5 * math.atan2(sn, c)
 
 
-def _across_a_fan(a: Detection, b: Detection, axes: tuple[float, float, int], max_off: float) -> bool:
-    """True when the line a-b runs within `max_off` degrees of square to the local fan.
-
-    Two cards in neighbouring fans (columns) sit side by side, square to the
-    fans; a card's own diagonal runs at 35-55 degrees to them, or along them
-    when the fan itself runs diagonally.
-    """
+def _angle_to_fan(a: Detection, b: Detection, axes: tuple[float, float, int]) -> float | None:
+    """Degrees (0-90) between the line a-b and the local fan, or None when no steady fan lies near."""
     c, sn, n = axes
     if n < 2 or math.hypot(c, sn) < 0.8 * n:
-        return False  # no steady fan nearby: nothing to compare with
+        return None  # no steady fan nearby: nothing to compare with
     axis = math.degrees(0.5 * math.atan2(sn, c))
     line = math.degrees(math.atan2(b.center[1] - a.center[1], b.center[0] - a.center[0]))
     off = (line - axis) % 180.0
-    return abs(off - 90.0) < max_off
+    return min(off, 180.0 - off)
+
+
+def _off_a_fan(a: Detection, b: Detection, axes: tuple[float, float, int], cfg: JoinConfig) -> bool:
+    """True when the line a-b runs square to the local fan (within `axis_margin` degrees),
+    or along it (within `along_margin`): no card's diagonal on a table.
+
+    Two cards in neighbouring fans (columns) sit side by side, square to the
+    fans; two cards of one column lie along it. A card's own diagonal runs at
+    35-55 degrees to its column.
+    """
+    angle = _angle_to_fan(a, b, axes)
+    if angle is None:
+        return False
+    return angle > 90.0 - cfg.axis_margin or (angle < cfg.along_margin and axes[2] >= cfg.along_min_steps)
 
 
 _Diagonal = tuple[tuple[float, float], tuple[float, float]]  # a joined card's midpoint and corner-to-corner vector
@@ -519,7 +530,7 @@ def _candidate_pairs(
                 continue
             ca, sa_, na = axes[i]
             cb, sb_, nb = axes[j]
-            if not cfg.hand_fans and _across_a_fan(a, b, (ca + cb, sa_ + sb_, na + nb), cfg.axis_margin):
+            if not cfg.hand_fans and _off_a_fan(a, b, (ca + cb, sa_ + sb_, na + nb), cfg):
                 continue
             cost = abs(math.log(ratio / expected)) + (cfg.cross_class_penalty if cross else 0.0)
             if cost > cfg.max_cost or _is_fan_step(a, b, dets, cfg.step_tolerance * size, cfg.hand_fans):

@@ -79,3 +79,14 @@ def column(
         which = "both" if (last and last_both) else "tl"
         dets += card_corners(cls, x, y_top + k * step * scale, scale=scale, conf=conf, which=which)
     return dets
+
+
+def turned_column(classes: list[str], x: float, y: float, angle: float, *, step: float = 26.0) -> list[Detection]:
+    """A meld fanned along its cards' long side, the whole meld turned `angle` degrees
+    about its first card's centre (x, y): each top-left index shows, the last card whole."""
+    t = math.radians(angle)
+    dets: list[Detection] = []
+    for k, cls in enumerate(classes):
+        which = "both" if k == len(classes) - 1 else "tl"
+        dets += card_corners(cls, x - math.sin(t) * k * step, y + math.cos(t) * k * step, angle=angle, which=which)
+    return dets

@@ -7,7 +7,7 @@ import random
 from collections import Counter
 
 import pytest
-from synth_cards import CARD_H, CARD_W, card_corners, column
+from synth_cards import CARD_H, CARD_W, card_corners, column, turned_column
 
 from vision.corners import HAND_PHOTO, JoinConfig, dedupe, join_corners
 from vision.detection import Detection
@@ -68,6 +68,16 @@ def test_fanned_meld_of_identical_cards_counts_each_card(n, step):
     dets = column(["9"] * n, 300, 200, step=step)
     assert len(dets) == n + 1  # last card shows both corners
     assert counts(join_corners(dets)) == Counter({"9": n})
+
+
+@pytest.mark.parametrize("angle", [30, 60, 135, 250])
+def test_turned_column_broken_by_a_wild_does_not_pair_neighbours_along_it(angle):
+    # a meld turned at a slant (index boxes square: their shape says nothing of
+    # the turn), fanned wide, its chain of 6s broken by a wild: two neighbouring
+    # 6s lie along the column, where no card's diagonal runs
+    dets = turned_column(["6", "6", "2", "6", "6", "6", "6"], 300, 300, angle, step=40.0)
+    assert counts(join_corners(dets)) == Counter({"6": 6, "2": 1})
+    assert counts(join_corners(dets, JoinConfig(along_margin=0.0))) != Counter({"6": 6, "2": 1})
 
 
 def test_wide_fan_does_not_pair_fanned_indices_with_each_other():
