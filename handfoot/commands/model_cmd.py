@@ -146,6 +146,31 @@ def eval_rounds(
         console.print(f"  {n:4d}  {cause}", highlight=False)
 
 
+def eval_joins(
+    folder: Path = typer.Argument(..., help="A `dataset build` frames/ folder or a `dataset rounds` folder (photo JSONs list every true card)."),
+    limit: int = typer.Option(0, "--limit", help="Use only the first N JSON files (0: all)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON, with every wrong photo."),
+) -> None:
+    """Join each generated photo's true corner labels into cards and count the joining's own errors."""
+    from handfoot.join_eval import evaluate_joins  # noqa: PLC0415
+
+    files = sorted(folder.glob("*.json")) if folder.is_dir() else []
+    files = [f for f in files if f.name.startswith(("img-", "round-"))][: limit or None]
+    if not files:
+        raise UserError(f"no img-*.json or round-*.json files in {folder} (make some with `handfoot dataset build` or `rounds`)")
+    try:
+        out = evaluate_joins(track(files, description="joining", transient=True, console=Console(stderr=True))).to_dict()
+    except (ValueError, KeyError, TypeError) as exc:
+        raise UserError(f"{folder}: a photo JSON is not one `handfoot dataset` wrote ({exc})") from exc
+    if as_json:
+        typer.echo(json.dumps(out, indent=2))
+        return
+    for role in ("table", "leftover"):
+        r = out[role]
+        typer.echo(f"{role}: {r['photos']} photos, {r['photos_with_a_wrong_join']} with a wrong join "
+                   f"({r['false_pairs']} false pairs, {r['split_cards']} split cards)")
+
+
 def _failures(photo_set, timed, conf: float, sheet: Path | None, limit: int) -> dict:
     """Counts of failures at the product's confidence, the commonest ones, and the sheet if asked."""
     from collections import Counter  # noqa: PLC0415
@@ -186,7 +211,8 @@ def _print_report(out: dict) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    """Add `train`, `eval` and `eval-rounds` to the app."""
+    """Add `train`, `eval`, `eval-rounds` and `eval-joins` to the app."""
     app.command("train")(train)
     app.command("eval")(evaluate)
     app.command("eval-rounds")(eval_rounds)
+    app.command("eval-joins")(eval_joins)
