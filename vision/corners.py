@@ -22,8 +22,9 @@ Geometry used (all in units of the index size, so it holds at any scale):
   card turned a quarter (wide index box) opposite signs. This rule separates
   two identical cards lying side by side or one above the other;
 - on a table, near a fan (a chain of fanned indices in a line), a pair
-  square to the fan is two cards in neighbouring fans (meld columns), not
-  one card's diagonal;
+  square to the fan is two cards in neighbouring fans (meld columns), and a
+  pair along a fan that several indices show is two cards of one column,
+  not one card's diagonal;
 - on a table, once the photo's own pairs are known, a pair of wilds must
   span about the diagonal (length and direction) of one of the cards joined
   nearest it: two wilds in neighbouring meld columns may lie about a
