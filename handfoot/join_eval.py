@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from handfoot.photo_round import LEFTOVER, TABLE, join_for
-from vision.detection import Detection
+from handfoot.round_eval import label_detections
 
 #: Scene kinds of `dataset build` frames that are read as a table or as hands.
 ROLE_OF_KIND = {"table": TABLE, "leftover": LEFTOVER}
@@ -67,9 +67,8 @@ def role_of(path: Path, data: dict) -> str | None:
 def check_photo(path: Path, data: dict, role: str) -> JoinCheck:
     """Join one photo's true corner labels and compare with its true cards."""
     owner = {_key(box): i for i, card in enumerate(data["cards"]) for box in card.get("corners", ())}
-    dets = [Detection(lab["cls"], 1.0, tuple(lab["box"])) for lab in data["labels"]]
     false_pairs, seen = [], Counter()
-    for card in join_for(role, dets):
+    for card in join_for(role, label_detections(data)):
         ids = {owner.get(_key(d.box)) for d in card.corners}
         if len(ids) > 1:
             false_pairs.append("+".join(d.cls for d in card.corners))

@@ -85,6 +85,11 @@ def first_cause(true_table, true_left, found_table, found_left) -> str:
     return "other"
 
 
+def label_detections(data: dict) -> list[Detection]:
+    """A generated photo's true corner labels (its JSON) as sure detections."""
+    return [Detection(lab["cls"], 1.0, tuple(lab["box"])) for lab in data["labels"]]
+
+
 class LabelOracle:
     """Stands in for the detector with each photo's true corner labels (the JSON beside it).
 
@@ -98,8 +103,7 @@ class LabelOracle:
         self.path = path
 
     def detect(self, image) -> list[Detection]:
-        data = json.loads(self.path.with_suffix(".json").read_text())
-        return [Detection(lab["cls"], 1.0, tuple(lab["box"])) for lab in data["labels"]]
+        return label_detections(json.loads(self.path.with_suffix(".json").read_text()))
 
 
 def check_round(spec: RoundSpec, detect_factory: Callable, progress: Callable | None = None) -> list[SideCheck]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -51,9 +52,8 @@ def test_eval_joins_counts_false_pairs_and_passes_right_photos(tmp_path: Path, c
 
 def test_eval_joins_counts_a_card_left_in_two(tmp_path: Path, capsys) -> None:
     # one card's two corners far apart (a card 6 times too long): the joiner cannot pair them
-    a = card_corners("K", 200, 200)[0]
-    b = card_corners("K", 200, 200, scale=1.0)[1]
-    far = type(b)(b.cls, b.conf, (b.box[0] + 600, b.box[1] + 900, b.box[2] + 600, b.box[3] + 900))
+    a, b = card_corners("K", 200, 200)
+    far = replace(b, box=(b.box[0] + 600, b.box[1] + 900, b.box[2] + 600, b.box[3] + 900))
     folder = write_frames(tmp_path / "frames", [frame([[a, far]], "table")])
     assert main(["eval-joins", str(folder)]) == 0
     assert "1 with a wrong join (0 false pairs, 1 split cards)" in capsys.readouterr().out

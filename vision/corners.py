@@ -436,10 +436,10 @@ def _steady_axis(axes: tuple[float, float, int]) -> float | None:
 
 def _angle_to_fan(a: Detection, b: Detection, axes: tuple[float, float, int]) -> float | None:
     """Degrees (0-90) between the line a-b and the local fan, or None when no steady fan lies near."""
-    c, sn, n = axes
-    if n < 2 or math.hypot(c, sn) < 0.8 * n:
+    axis = _steady_axis(axes)
+    if axis is None:
         return None  # no steady fan nearby: nothing to compare with
-    axis = math.degrees(0.5 * math.atan2(sn, c))
+    axis = math.degrees(axis)
     line = math.degrees(math.atan2(b.center[1] - a.center[1], b.center[0] - a.center[0]))
     off = (line - axis) % 180.0
     return min(off, 180.0 - off)
@@ -529,9 +529,9 @@ def _candidate_pairs(
                 continue
             if not _direction_ok(a, b, cfg.clear_aspect):
                 continue
-            ca, sa_, na = axes[i]
-            cb, sb_, nb = axes[j]
-            if not cfg.hand_fans and _off_a_fan(a, b, (ca + cb, sa_ + sb_, na + nb), cfg):
+            (ca, sa_, na), (cb, sb_, nb) = axes[i], axes[j]
+            around = (ca + cb, sa_ + sb_, na + nb)  # the fans near either corner
+            if not cfg.hand_fans and _off_a_fan(a, b, around, cfg):
                 continue
             cost = abs(math.log(ratio / expected)) + (cfg.cross_class_penalty if cross else 0.0)
             if cost > cfg.max_cost or _is_fan_step(a, b, dets, cfg.step_tolerance * size, cfg.hand_fans):
@@ -540,7 +540,7 @@ def _candidate_pairs(
                 continue
             if diagonals and not cfg.hand_fans and _unlike_neighbours(a, b, diagonals, cfg):
                 continue
-            if not _index_on_face(a, b, dets, _steady_axis((ca + cb, sa_ + sb_, na + nb)), cfg):
+            if not _index_on_face(a, b, dets, _steady_axis(around), cfg):
                 pairs.append(_Pair(cost, ratio, i, j))
     pairs.sort(key=lambda p: (p.cost, p.i, p.j))
     return pairs
