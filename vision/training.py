@@ -25,8 +25,11 @@ AUGMENT = dict(fliplr=0.0, flipud=0.0, degrees=10.0, scale=0.3, translate=0.1, m
 # (0.00037 for our 23). Measured here: 4 epochs of that reached mAP50 0.018 on
 # the validation tiles. So: one optimizer step per batch (nbs = batch), a
 # 5x higher rate and one warm-up epoch (biases too: their default warm-up
-# rate of 0.1 is far too high for AdamW).
-SCHEDULE = dict(optimizer="AdamW", lr0=0.002, warmup_epochs=1.0, warmup_bias_lr=0.0)
+# rate of 0.1 is far too high for AdamW). A leg that continues from our own
+# weights may ask for a lower rate and no warm-up (TrainPlan.lr0, .warmup_epochs).
+SCHEDULE = dict(optimizer="AdamW", warmup_bias_lr=0.0)
+LR0 = 0.002
+WARMUP_EPOCHS = 1.0
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,8 @@ class TrainPlan:
     patience: int = 50
     fraction: float = 1.0
     time_hours: float | None = None
+    lr0: float = LR0
+    warmup_epochs: float = WARMUP_EPOCHS
 
 
 def check_data_yaml(path: Path) -> dict:
@@ -61,6 +66,14 @@ def check_data_yaml(path: Path) -> dict:
     if names != list(CLASS_NAMES):
         raise ModelError(f"{path}: names must be handfoot's {len(CLASS_NAMES)} classes in order")
     return data
+
+
+def check_schedule(plan: TrainPlan) -> None:
+    """Refuse learning rates and warm-ups that cannot train."""
+    if not 0 < plan.lr0 <= 0.1:
+        raise ModelError(f"--lr0 must be above 0 and at most 0.1, not {plan.lr0}")
+    if plan.warmup_epochs < 0:
+        raise ModelError(f"--warmup-epochs cannot be negative ({plan.warmup_epochs})")
 
 
 def pick_device(requested: str | None) -> str:
@@ -94,13 +107,15 @@ def train(plan: TrainPlan, resume: bool = False) -> Path:
         if plan.model not in MODEL_CONFIGS and not Path(plan.model).is_file():
             raise ModelError(f"unknown model {plan.model!r}; choose one of {', '.join(MODEL_CONFIGS)} or a .yaml path")
         check_data_yaml(plan.data)
+        check_schedule(plan)
         model = YOLO(plan.model, task="detect")
         extra = {"time": plan.time_hours} if plan.time_hours else {}
         model.train(
             data=str(plan.data.resolve()), epochs=plan.epochs, imgsz=plan.imgsz, batch=plan.batch,
             workers=plan.workers, device=pick_device(plan.device), project=str(plan.project.resolve()),
             name=plan.name, exist_ok=True, pretrained=plan.model.endswith(".pt"), amp=False, plots=True, patience=plan.patience,
-            fraction=plan.fraction, verbose=True, nbs=plan.batch, **SCHEDULE, **AUGMENT, **extra,
+            fraction=plan.fraction, verbose=True, nbs=plan.batch,
+            lr0=plan.lr0, warmup_epochs=plan.warmup_epochs, **SCHEDULE, **AUGMENT, **extra,
         )
     best = run_dir / "weights" / "best.pt"
     return best if best.is_file() else last

@@ -12,6 +12,7 @@ from rich.table import Table
 
 from handfoot.errors import UserError
 from vision.errors import VisionError
+from vision.training import LR0, WARMUP_EPOCHS
 
 
 def _progress(label: str):
@@ -32,6 +33,8 @@ def train(
     name: str = typer.Option("cards", "--name", help="Run name (a folder under --project)."),
     fraction: float = typer.Option(1.0, "--fraction", help="Use only this fraction of the training tiles."),
     hours: float = typer.Option(None, "--hours", help="Stop after this many hours (overrides --epochs)."),
+    lr0: float = typer.Option(LR0, "--lr0", help="Starting learning rate (AdamW). A leg that continues from our own weights may start lower."),
+    warmup_epochs: float = typer.Option(WARMUP_EPOCHS, "--warmup-epochs", help="Epochs of learning-rate warm-up (0: none, e.g. when continuing from our own weights)."),
     resume: bool = typer.Option(False, "--resume", help="Resume the run PROJECT/NAME from its last checkpoint."),
     export: Path = typer.Option(None, "--export", help="Copy the best weights here when done (e.g. models/cards.pt)."),
 ) -> None:
@@ -43,7 +46,8 @@ def train(
     if not resume and data.is_file() and (data.parent / "val" / "images").is_dir():
         data = training_yaml(data.parent, imgsz)
     plan = TrainPlan(data=data, model=model, epochs=epochs, imgsz=imgsz, batch=batch, device=device,
-                     project=project, name=name, fraction=fraction, time_hours=hours)
+                     project=project, name=name, fraction=fraction, time_hours=hours,
+                     lr0=lr0, warmup_epochs=warmup_epochs)
     try:
         best = run_training(plan, resume=resume)
     except VisionError as exc:

@@ -48,6 +48,26 @@ def test_continuing_from_our_weights_keeps_them(recorded, tmp_path: Path) -> Non
     assert recorded[0][1]["pretrained"] is True
 
 
+def test_a_continuing_leg_can_start_lower_without_warm_up(recorded, tmp_path: Path) -> None:
+    weights = tmp_path / "cards.pt"
+    weights.write_bytes(b"weights")
+    assert main(["train", "--data", str(tmp_path / "d.yaml"), "--model", str(weights), "--lr0", "0.0005",
+                 "--warmup-epochs", "0", "--project", str(tmp_path)]) == 0
+    args = recorded[0][1]
+    assert args["lr0"] == 0.0005 and args["warmup_epochs"] == 0.0
+    default = training.TrainPlan(data=tmp_path / "d.yaml")
+    assert (default.lr0, default.warmup_epochs) == (0.002, 1.0)
+
+
+@pytest.mark.parametrize("flag, value, message", [("--lr0", "0", "--lr0 must be above 0"),
+                                                  ("--lr0", "0.5", "at most 0.1"),
+                                                  ("--warmup-epochs", "-1", "cannot be negative")])
+def test_a_learning_rate_that_cannot_train_is_refused(recorded, capsys, tmp_path: Path, flag, value, message) -> None:
+    status = main(["train", "--data", str(tmp_path / "d.yaml"), flag, value, "--project", str(tmp_path)])
+    assert status == 2 and message in capsys.readouterr().err
+    assert recorded == []
+
+
 def test_unknown_architecture_is_a_clear_error(capsys, tmp_path: Path) -> None:
     status = main(["train", "--data", str(tmp_path / "d.yaml"), "--model", "yolo99x.yaml",
                    "--project", str(tmp_path)])
