@@ -106,8 +106,8 @@ def train(plan: TrainPlan, resume: bool = False) -> Path:
     else:
         if plan.model not in MODEL_CONFIGS and not Path(plan.model).is_file():
             raise ModelError(f"unknown model {plan.model!r}; choose one of {', '.join(MODEL_CONFIGS)} or a .yaml path")
-        check_data_yaml(plan.data)
         check_schedule(plan)
+        check_data_yaml(plan.data)
         model = YOLO(plan.model, task="detect")
         extra = {"time": plan.time_hours} if plan.time_hours else {}
         model.train(
