@@ -18,7 +18,7 @@ from pathlib import Path
 from handfoot.photo_round import LEFTOVER, TABLE, join_for
 from handfoot.round_eval import label_detections
 
-#: Scene kinds of `dataset build` frames that are read as a table or as hands.
+#: Scene kinds (the JSON's "kind", in built frames and round photos alike) read as a table or as hands.
 ROLE_OF_KIND = {"table": TABLE, "leftover": LEFTOVER}
 
 
@@ -57,10 +57,8 @@ def _key(box: Iterable[float]) -> tuple[float, ...]:
     return tuple(round(float(v), 1) for v in box)
 
 
-def role_of(path: Path, data: dict) -> str | None:
-    """TABLE or LEFTOVER for a round photo (by its name) or a built frame (by its kind); None to skip."""
-    if path.name.startswith("round-"):
-        return LEFTOVER if "-left" in path.stem else TABLE
+def role_of(data: dict) -> str | None:
+    """TABLE or LEFTOVER by the photo's scene kind; None (generic scenes, close-ups) to skip."""
     return ROLE_OF_KIND.get(data.get("kind", ""))
 
 
@@ -82,7 +80,7 @@ def evaluate_joins(files: Iterable[Path]) -> JoinsReport:
     report = JoinsReport()
     for path in files:
         data = json.loads(path.read_text())
-        role = role_of(path, data)
+        role = role_of(data)
         if role is not None and "cards" in data and "labels" in data:
             report.checks.append(check_photo(path, data, role))
     return report
