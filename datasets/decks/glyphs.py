@@ -27,7 +27,10 @@ def font_dir() -> Path:
 
 
 # TrueType faces that print Latin digits and capitals legibly (the Computer Modern
-# and STIX symbol fonts are left out: some map letters to symbols).
+# and STIX symbol fonts are left out: some map letters to symbols; so is
+# DejaVuSansDisplay, which has no digits or capitals at all and printed blank
+# indices). The list's length and order fix which face each procedural deck
+# draws, so a face is replaced in place rather than removed.
 TTF_FONTS: tuple[str, ...] = (
     "DejaVuSans.ttf",
     "DejaVuSans-Bold.ttf",
@@ -37,7 +40,7 @@ TTF_FONTS: tuple[str, ...] = (
     "DejaVuSerif.ttf",
     "DejaVuSerif-Bold.ttf",
     "DejaVuSerif-Italic.ttf",
-    "DejaVuSansDisplay.ttf",
+    "DejaVuSans-BoldOblique.ttf",
     "STIXGeneral.ttf",
     "STIXGeneralBol.ttf",
     "cmss10.ttf",
@@ -63,9 +66,23 @@ class Font:
     weight: int = 2  # stroke thickness for Hershey fonts, in units of the 1/30-height stroke
 
 
+# What an index prints: every rank, the 3s, the wild values and letters, words.
+INDEX_TEXTS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "W", "20", "50", "JOKER")
+
+
+def prints_all(font: Font, texts: tuple[str, ...] = INDEX_TEXTS) -> bool:
+    """Whether the font inks every one of `texts` (a face lacking a glyph prints nothing for it)."""
+    return all(crop(_text_big(t, font)).size > 1 for t in texts)
+
+
+@lru_cache(maxsize=1)
+def _ttf_fonts() -> tuple[Font, ...]:
+    return tuple(f for f in (Font(ttf=name) for name in TTF_FONTS if (font_dir() / name).exists()) if prints_all(f))
+
+
 def all_fonts() -> list[Font]:
-    """Every typeface the procedural decks may use."""
-    fonts = [Font(ttf=name) for name in TTF_FONTS if (font_dir() / name).exists()]
+    """Every typeface the procedural decks may use: only faces that print every index text."""
+    fonts = list(_ttf_fonts())
     fonts += [Font(hershey=h, weight=w) for h in HERSHEY_FONTS for w in (2, 3)]
     return fonts
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from datasets.decks import contact_sheet, load_decks, procedural_decks, simple_deck
+from datasets.decks import contact_sheet, glyphs, load_decks, procedural_decks, simple_deck
 from datasets.decks.procedural import BAREFOOT_CLASSES, REMASTERED_CLASSES
 from scoring.classes import CLASS_NAMES
 
@@ -122,6 +122,36 @@ def test_barefoot_threes_split_by_ink_colour(proc):
         inked = _ink(face)[y1:y2, x1:x2]
         r, g = region[..., 0][inked].mean(), region[..., 1][inked].mean()
         assert (r - g > 80) == want_red
+
+
+def _index_shape(face) -> np.ndarray:
+    """The ink of a face's first corner box, scaled to a common size."""
+    import cv2  # noqa: PLC0415
+
+    x1, y1, x2, y2 = face.corners[0]
+    return cv2.resize(_ink(face)[y1:y2, x1:x2].astype(np.uint8), (24, 40), interpolation=cv2.INTER_NEAREST)
+
+
+def test_every_procedural_deck_prints_ranks_that_tell_apart():
+    """A deck whose rank face prints nothing shows only its mark: 7 and 8 would look alike."""
+    ranks = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+    for d in procedural_decks(seed=0):  # the decks load_decks draws with
+        shapes = {cls: _index_shape(d.faces[cls][0]) for cls in ranks if cls in d.faces}
+        assert len(shapes) >= 5, d.name
+        for a in shapes:
+            for b in shapes:
+                if a < b:
+                    assert (shapes[a] != shapes[b]).mean() > 0.05, f"{d.name}: the {a} and {b} indices look alike"
+
+
+def test_fonts_print_every_index_text():
+    fonts = glyphs.all_fonts()
+    assert len(fonts) >= 20
+    for font in fonts:
+        for text in glyphs.INDEX_TEXTS:
+            assert glyphs.text_mask(text, font, 40).sum() > 0, f"{font} prints no {text!r}"
+    # matplotlib's display face has no digits: it printed blank indices once, and is refused
+    assert not glyphs.prints_all(glyphs.Font(ttf="DejaVuSansDisplay.ttf"))
 
 
 def test_procedural_variants_differ():
