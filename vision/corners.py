@@ -69,6 +69,11 @@ FREE_SHAPE: frozenset[str] = frozenset({"JOKER"})
 # apart. Their pairs must also look like the cards around them.
 WANDERING: frozenset[str] = frozenset({"2", "JOKER", "WILD20", "WILD50"})
 
+# Threes: red 3s are laid in a row of identical cards side by side (black 3s
+# too, where a side melds them); the corner of one and the opposite corner of
+# the next span no card either.
+ROWED: frozenset[str] = frozenset({"3R", "3B"})
+
 
 @dataclass(frozen=True)
 class JoinConfig:
@@ -107,6 +112,7 @@ class JoinConfig:
     # the diagonal of one of the cards joined nearest it (None: no check) ...
     diagonal_neighbours: int = 4  # ... of this many (at least 2) ...
     diagonal_agree: float = 0.25  # ... when their own diagonals agree this well (cards laid in melds)
+    row_degrees: float = 25.0  # a pair of threes runs at most this far off those diagonals' direction
 
 
 HAND_PHOTO = JoinConfig(hand_fans=True)  # the tolerances for a photo of hands (leftover cards)
@@ -459,18 +465,19 @@ def _off_a_fan(a: Detection, b: Detection, axes: tuple[float, float, int], cfg: 
     return angle > 90.0 - cfg.axis_margin or (angle < cfg.along_margin and axes[2] >= cfg.along_min_steps)
 
 
-_Diagonal = tuple[tuple[float, float], tuple[float, float]]  # a joined card's midpoint and corner-to-corner vector
+_Span = tuple[tuple[float, float], tuple[float, float]]  # a pair's midpoint and corner-to-corner vector
+_Diagonal = tuple[tuple[float, float], tuple[float, float], str]  # ... of a joined card, and its class
 
 
-def _span(a: Detection, b: Detection) -> _Diagonal:
+def _span(a: Detection, b: Detection) -> _Span:
     """Midpoint of two indices and the vector from a to b."""
     (ax, ay), (bx, by) = a.center, b.center
     return ((ax + bx) / 2.0, (ay + by) / 2.0), (bx - ax, by - ay)
 
 
 def _diagonals(faces: list[Detection], pairs: list[_Pair]) -> list[_Diagonal]:
-    """Midpoint and corner-to-corner vector of each joined fixed-shape card."""
-    return [_span(faces[p.i], faces[p.j]) for p in pairs
+    """Midpoint, corner-to-corner vector and class of each joined fixed-shape card."""
+    return [(*_span(faces[p.i], faces[p.j]), faces[p.i].cls) for p in pairs
             if faces[p.i].cls not in FREE_SHAPE and faces[p.j].cls not in FREE_SHAPE]
 
 
@@ -481,26 +488,42 @@ def _diagonal_off(v: tuple[float, float], r: tuple[float, float]) -> float:
     return off / max(math.hypot(rx, ry), 1e-6)
 
 
+def _line_degrees(v: tuple[float, float], r: tuple[float, float]) -> float:
+    """Angle between the lines along v and r (either way round), 0..90 degrees."""
+    d = abs(math.degrees(math.atan2(v[1], v[0]) - math.atan2(r[1], r[0]))) % 180.0
+    return min(d, 180.0 - d)
+
+
 def _unlike_neighbours(a: Detection, b: Detection, diagonals: list[_Diagonal], cfg: JoinConfig) -> bool:
-    """True when the wild pair a-b spans none of the diagonals of the cards joined nearest it.
+    """True when the wild (or three) pair a-b spans none of the diagonals of the cards joined nearest it.
 
     Cards laid in melds are of one deck and lie turned alike (or a quarter
-    turn apart: a row of red 3s), so a card's diagonal matches a
-    neighbour's in length and direction; two wilds of neighbouring meld
-    columns span no card. One matching neighbour is enough: a photo's
-    prior pass also joins some fan steps, and their short spans must not
-    veto real cards. Where the neighbours disagree among themselves (cards
-    strewn at every angle, not laid in melds) nothing is vetoed.
+    turn apart), so a card's diagonal matches a neighbour's in length and
+    direction; two wilds of neighbouring meld columns span no card. One
+    matching neighbour is enough: a photo's prior pass also joins some fan
+    steps, and their short spans must not veto real cards. Where the
+    neighbours disagree among themselves (cards strewn at every angle, not
+    laid in melds) nothing is vetoed.
+
+    Threes lie in a row of their own, side by side, and may come from
+    another design of the deck mix (another card size): such a pair is held
+    to the direction of the other cards' diagonals alone (the corner of one
+    three and the far corner of the next run along the card's other
+    diagonal), and the first-pass pairs of threes are no reference, being
+    the ones in doubt.
     """
-    if cfg.diagonal_match is None or a.cls not in WANDERING or len(diagonals) < cfg.adapt_min_pairs:
+    rowed = a.cls in ROWED
+    if cfg.diagonal_match is None or not (rowed or a.cls in WANDERING) or len(diagonals) < cfg.adapt_min_pairs:
         return False
     mid, span = _span(a, b)
-    others = [(m, v) for m, v in diagonals if math.dist(m, mid) > 1e-6]  # not the pair itself
+    others = [(m, v) for m, v, cls in diagonals if math.dist(m, mid) > 1e-6 and not (rowed and cls in ROWED)]
     near = sorted(others, key=lambda mv: math.dist(mv[0], mid))[: cfg.diagonal_neighbours]
     if len(near) < 2:
         return False  # one card shows no layout
     if any(_diagonal_off(r, q) > cfg.diagonal_agree for _, r in near for _, q in near):
         return False  # neighbours turned every way (cards strewn, not laid in melds): no layout to hold it to
+    if rowed:
+        return min(_line_degrees(span, r) for _, r in near) > cfg.row_degrees
     return min(_diagonal_off(span, r) for _, r in near) > cfg.diagonal_match
 
 
@@ -627,7 +650,7 @@ def _size_refs(faces: list[Detection]) -> list[tuple[tuple[float, float], float]
 def _pair_refs(faces: list[Detection], pairs: list[_Pair], ratio: float) -> list[tuple[tuple[float, float], float]]:
     """(midpoint, card diagonal / ratio) of each joined fixed-shape card: the index size a
     free-shape card there must have for its corners to lie one diagonal apart."""
-    return [(mid, math.hypot(*span) / ratio) for mid, span in _diagonals(faces, pairs)]
+    return [(mid, math.hypot(*span) / ratio) for mid, span, _ in _diagonals(faces, pairs)]
 
 
 def _fixed_ratios(faces: list[Detection], pairs: list[_Pair]) -> list[float]:

@@ -392,3 +392,52 @@ def test_whole_wilds_strewn_among_cards_turned_every_way_still_join():
         cards = join_corners(dets)
         exact += counts(cards) == Counter(truth) and all(len(c.corners) == 2 for c in cards)
     assert exact >= 97  # measured 99
+
+
+# Red 3s laid side by side above the meld columns (a generated table photo,
+# held-out round 034, side 2): the top corner of each 3 and the bottom corner
+# of the 3 to its left are about one card diagonal apart too, but run along
+# the card's other diagonal, against every meld card's.
+RED_THREES_ABOVE_MELDS = [
+    ('3R', (89, 211, 107, 234)), ('3R', (155, 343, 173, 365)), ('3R', (208, 222, 225, 245)),
+    ('3R', (276, 351, 293, 373)), ('3R', (325, 238, 342, 260)), ('3R', (393, 365, 410, 387)),
+    ('J', (59, 410, 73, 431)), ('J', (53, 442, 67, 463)), ('J', (49, 475, 63, 496)),
+    ('J', (124, 596, 138, 616)), ('7', (226, 423, 243, 445)), ('7', (218, 459, 235, 481)),
+    ('WILD50', (210, 496, 236, 523)), ('7', (206, 529, 223, 550)), ('7', (198, 567, 215, 588)),
+    ('7', (191, 601, 208, 622)), ('7', (256, 719, 273, 739)), ('5', (387, 449, 404, 470)),
+    ('5', (381, 480, 398, 501)), ('5', (379, 513, 396, 534)), ('5', (441, 632, 457, 652)),
+    ('8', (558, 460, 575, 480)), ('8', (558, 485, 575, 506)), ('8', (548, 515, 564, 535)),
+    ('8', (545, 547, 562, 568)), ('8', (537, 580, 554, 600)), ('8', (533, 607, 550, 627)),
+    ('8', (526, 639, 542, 659)), ('8', (516, 671, 532, 691)), ('8', (581, 782, 596, 800)),
+    ('4', (719, 470, 736, 490)), ('4', (712, 501, 730, 522)), ('4', (705, 536, 722, 557)),
+    ('WILD20', (695, 570, 720, 596)), ('WILD20', (746, 679, 771, 704)), ('K', (862, 480, 882, 500)),
+    ('K', (858, 506, 878, 527)), ('K', (848, 537, 868, 558)), ('K', (845, 566, 866, 586)),
+    ('K', (834, 592, 854, 612)), ('K', (826, 624, 846, 644)), ('K', (869, 764, 889, 784)),
+    ('K', (821, 652, 842, 672)), ('A', (1018, 499, 1037, 520)), ('WILD50', (1010, 534, 1035, 559)),
+    ('A', (1002, 568, 1021, 588)), ('A', (994, 601, 1012, 621)), ('WILD50', (985, 631, 1010, 656)),
+    ('A', (977, 666, 996, 685)), ('A', (1025, 776, 1044, 795)), ('10', (1165, 523, 1189, 543)),
+    ('10', (1153, 560, 1176, 579)), ('10', (1149, 590, 1172, 608)), ('10', (1140, 622, 1163, 641)),
+    ('10', (1134, 660, 1156, 678)), ('WILD20', (1178, 793, 1201, 816)), ('WILD20', (1127, 695, 1150, 718)),
+    ('9', (1314, 526, 1330, 546)), ('9', (1308, 558, 1326, 578)), ('9', (1295, 593, 1312, 613)),
+    ('9', (1287, 627, 1304, 646)), ('WILD50', (1306, 766, 1332, 791)), ('WILD50', (1274, 660, 1300, 685)),
+]
+
+
+def test_red_threes_side_by_side_join_each_with_its_own_corners():
+    cards = join_corners(_dets(RED_THREES_ABOVE_MELDS))
+    assert counts(cards) == Counter({"3R": 3, "J": 3, "7": 5, "WILD50": 4, "5": 3, "8": 8, "4": 3, "WILD20": 2, "K": 7, "A": 4, "10": 5, "9": 4})
+    threes = [c for c in cards if c.cls == "3R"]
+    assert [len(c.corners) for c in threes] == [2, 2, 2]
+    for c in threes:  # each 3's corners run down and to the right, as the meld cards' do
+        (ax, ay), (bx, by) = (d.center for d in c.corners)
+        assert (bx - ax) * (by - ay) > 0
+
+
+def test_red_threes_turned_like_the_melds_join_whatever_their_design_size():
+    # the row's cards may come from a larger design than the melds' (a mixed deck)
+    for scale in (1.0, 1.3):
+        dets = [d for m, cls in enumerate(["7", "8", "K", "5"]) for d in column([cls] * 4, 100 + m * CARD_W * 1.3, 250)]
+        for k in range(3):
+            dets += card_corners("3R", 100 + k * CARD_W * 1.05 * scale, 100, angle=2.0 * (k - 1), scale=scale)
+        threes = [c for c in join_corners(dets) if c.cls == "3R"]
+        assert [len(c.corners) for c in threes] == [2, 2, 2]
