@@ -60,12 +60,19 @@ def procedural_back(rng: np.random.Generator, w: int = 250, h: int = 350) -> np.
 
 
 class Placer:
-    """Builds Placements for one scene's card source (handles flips and face-down cards)."""
+    """Builds Placements for one scene's card source (handles flips and face-down cards).
 
-    def __init__(self, rng: np.random.Generator, source: CardSource, flip_p: float = 0.3) -> None:
+    strict=True keeps the photo convention: a face that prints its index in one corner
+    only (e.g. aisleriot's tango-nuevo) is never laid upside down, where the card on top
+    of it would hide that index.
+    """
+
+    def __init__(self, rng: np.random.Generator, source: CardSource, flip_p: float = 0.3,
+                 strict: bool = False) -> None:
         self.rng = rng
         self.source = source
         self.flip_p = flip_p
+        self.strict = strict
         self._back: np.ndarray | None = None
 
     def card_h(self, cls: str = "") -> float:
@@ -87,7 +94,8 @@ class Placer:
         face = self.source.face(cls)
         h, w = face.image.shape[:2]
         if flip is None:
-            flip = self.rng.random() < self.flip_p
+            # drawn for every card, so scenes without one-index faces come out as before
+            flip = self.rng.random() < self.flip_p and not (self.strict and len(face.corners) < 2)
         pose = card_pose(w, h, cx, cy, angle + (180.0 if flip else 0.0))
         return Placement(cls, face, face.image, list(face.corners), pose, place, meld, role)
 

@@ -171,9 +171,10 @@ def render_placements(rng: np.random.Generator, placements: list[Placement], kin
     return Scene(image, labels, truths, kind, family, meta)
 
 
-def _source(rng: np.random.Generator, decks: list[Deck], family: str | None) -> tuple[layouts.Placer, str]:
+def _source(rng: np.random.Generator, decks: list[Deck], family: str | None,
+            strict: bool = False) -> tuple[layouts.Placer, str]:
     fam = family or pick_family(rng, decks)
-    return layouts.Placer(rng, CardSource(rng, decks, fam)), fam
+    return layouts.Placer(rng, CardSource(rng, decks, fam), strict=strict), fam
 
 
 def render_table_scene(rng: np.random.Generator, decks: list[Deck], opts: SceneOptions | None = None, *,
@@ -185,7 +186,7 @@ def render_table_scene(rng: np.random.Generator, decks: list[Deck], opts: SceneO
     strict=True follows the photo conventions exactly (every index shows, nothing face down).
     """
     opts = opts or SceneOptions()
-    placer, fam = _source(rng, decks, opts.family)
+    placer, fam = _source(rng, decks, opts.family, strict)
     placements = layouts.table_layout(placer, strict=strict, melds=melds, n_red3=n_red3)
     if not placements:
         placements = layouts.generic_layout(placer)
@@ -196,7 +197,7 @@ def render_leftover_scene(rng: np.random.Generator, decks: list[Deck], opts: Sce
                           hands: list[list[str]] | None = None, strict: bool = False) -> Scene:
     """Cards left in hand and foot, spread face up in fans, rows and untidy piles."""
     opts = opts or SceneOptions()
-    placer, fam = _source(rng, decks, opts.family)
+    placer, fam = _source(rng, decks, opts.family, strict)
     placements = layouts.leftover_layout(placer, strict=strict, hands=hands)
     if not placements:
         placements = layouts.generic_layout(placer)

@@ -105,6 +105,31 @@ def test_table_scene_lays_melds_in_columns_with_every_index_showing_when_strict(
     assert not any(c.face_down for c in scene.cards)
 
 
+def _one_index_copy(deck):
+    """The deck as a design that prints its index in the top-left corner only (like tango-nuevo)."""
+    import copy
+
+    one = copy.deepcopy(deck)
+    for faces in one.faces.values():
+        for face in faces:
+            face.corners = [min(face.corners, key=lambda b: (b[1], b[0]))]
+    return one
+
+
+def test_strict_photos_of_a_one_index_design_never_turn_a_card_over_its_index(deck):
+    # Turned upside down in a fanned column, such a card's only index lies under the next
+    # card: the held-out rounds had 73 table cards that nobody could read that way.
+    one = _one_index_copy(deck)
+    melds = [["4"] * 8, ["9"] * 7, ["K", "K", "K", "JOKER"], ["Q"] * 6]
+    opts = SceneOptions(long_side=(1200, 1400), index_px=(20, 30), fit_p=1.0, occluder_p=0.0, effects=0.0)
+    for seed in range(2):
+        table = render_table_scene(np.random.default_rng(seed), [one], opts, melds=melds, n_red3=0, strict=True)
+        assert len(table.cards) == 25 and all(c.corners for c in table.cards)
+        left = render_leftover_scene(np.random.default_rng(seed), [one], opts, hands=[["5", "6", "7", "8", "J", "A"]],
+                                     strict=True)
+        assert all(c.corners for c in left.cards)
+
+
 def test_same_seed_same_image_bytes_other_seed_differs(deck):
     a = render_random_scene(np.random.default_rng(11), [deck], SMALL)
     b = render_random_scene(np.random.default_rng(11), [deck], SMALL)
