@@ -7,7 +7,8 @@ whose detections are merged, anything smaller is predicted in one pass at its
 own resolution. A second pass at half that size (`coarse_scale`) finds the
 indices too big for the model at full size (cards photographed close up); of
 its boxes only the long ones are kept, and where the two passes overlap the
-surer box stays.
+surer box stays. Last, a 3 whose ink is clearly red or black is named by its
+ink (`vision/ink.py`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import numpy as np
 from scoring.classes import CLASS_NAMES
 from vision.detection import Detection, box_iou
 from vision.errors import ModelError
+from vision.ink import recolour_threes
 
 DEFAULT_WEIGHTS = Path(__file__).resolve().parent.parent / "models" / "cards.pt"
 
@@ -37,6 +39,7 @@ class InferenceConfig:
     overlap: int = 128
     coarse_scale: float | None = 0.5  # a second pass at this share of the working size (cards photographed close up)
     coarse_min_height: float = 80.0  # working-size pixels: only boxes at least this long (the top of the training range) come from that pass
+    ink_threes: bool = True  # a 3 whose ink is clearly red or black is named by it (vision/ink.py)
     device: str = "cpu"
 
 
@@ -112,7 +115,12 @@ class Detector:
         if cfg.coarse_scale:
             coarse = _unshrunk(self._detect_working(_resized(work, cfg.coarse_scale)), cfg.coarse_scale)
             dets = merge_passes(dets, [d for d in coarse if d.size >= cfg.coarse_min_height], cfg.iou)
-        return _unshrunk(dets, scale)
+        dets = _unshrunk(dets, scale)
+        if cfg.ink_threes:  # read at full resolution
+            named = recolour_threes(image, dets)
+            if named != dets:  # a 3 renamed onto another box of its new name merges with it
+                dets = nms_merge(named, cfg.iou)
+        return dets
 
     def _detect_working(self, work: np.ndarray) -> list[Detection]:
         """One pass over a working image: whole when small enough, else in overlapping tiles."""

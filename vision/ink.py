@@ -1,0 +1,78 @@
+"""Red or black: the ink of a detected 3 settles whether it is a 3R or a 3B.
+
+A 3's colour is its class (DESIGN.md): red 3s (hearts, diamonds, Remastered red 3,
+Bare Foot red-ink 3) against black ones. The model tells them apart badly on real
+photos (leg 8: 3B recall 0.14 on `table-webcam`), yet the ink says it plainly
+wherever the photo has colour. `ink_redness` measures how much redder than the
+paper the most chromatic tenth of an index box is, relative to the box's
+contrast, so that dim, washed-out webcams and punchy phones read alike.
+`recolour_threes` relabels a 3 whose ink is clearly red or clearly black and
+leaves the model's word where the ink is in between or the photo is grey.
+
+The two thresholds were set on synthetic frames only (true 3R/3B boxes of
+`synth-f` frames 600-1599 in colour: of 1,513, 1,309 decided, 12 wrongly);
+see models/README.md for what they do on the real sets.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from vision.detection import Detection
+
+RED_AT = 0.25  # at least this: red ink
+BLACK_AT = 0.06  # at most this: black ink
+THREES = ("3R", "3B")
+
+
+def ink_redness(crop: np.ndarray) -> float | None:
+    """How red the ink of a BGR index crop is (about 0 for black ink, 0.3-1.5 for red); None if too small."""
+    if crop.ndim != 3 or min(crop.shape[:2]) < 3:
+        return None
+    c = crop.astype(np.float32)
+    grey = c @ np.array([0.114, 0.587, 0.299], np.float32)
+    chroma = c[..., 2] - np.maximum(c[..., 1], c[..., 0])  # red over the other two
+    paper = np.median(chroma[grey >= np.median(grey)])  # the lighter half: paper, and the light's cast
+    contrast = float(np.percentile(grey, 95) - np.percentile(grey, 5))
+    return float((np.percentile(chroma, 90) - paper) / max(contrast, 8.0))
+
+
+def has_colour(image: np.ndarray, spread: float = 15.0) -> bool:
+    """False for a grey photo (every pixel's channels within `spread` of each other, JPEG noise aside)."""
+    if image.ndim != 3 or image.shape[2] < 3:
+        return False
+    step = max(1, max(image.shape[:2]) // 400)
+    small = image[::step, ::step, :3].astype(np.int16)
+    return float(np.percentile(small.max(axis=2) - small.min(axis=2), 99.5)) > spread
+
+
+def _crop(image: np.ndarray, det: Detection) -> np.ndarray:
+    h, w = image.shape[:2]
+    x1, y1, x2, y2 = det.box
+    return image[max(0, int(y1)) : min(h, int(np.ceil(y2))), max(0, int(x1)) : min(w, int(np.ceil(x2)))]
+
+
+def ink_class(image: np.ndarray, det: Detection, red_at: float = RED_AT, black_at: float = BLACK_AT) -> str | None:
+    """'3R' or '3B' when the ink in `det`'s box is clearly red or black, else None."""
+    redness = ink_redness(_crop(image, det))
+    if redness is None:
+        return None
+    if redness >= red_at:
+        return "3R"
+    if redness <= black_at:
+        return "3B"
+    return None
+
+
+def recolour_threes(image: np.ndarray, dets: list[Detection], red_at: float = RED_AT,
+                    black_at: float = BLACK_AT) -> list[Detection]:
+    """`dets` with each 3 named by its ink where the ink is clear (a grey photo is left as the model saw it)."""
+    if not any(d.cls in THREES for d in dets) or not has_colour(image):
+        return list(dets)
+    out = []
+    for det in dets:
+        cls = ink_class(image, det, red_at, black_at) if det.cls in THREES else None
+        out.append(replace(det, cls=cls) if cls and cls != det.cls else det)
+    return out
