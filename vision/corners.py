@@ -482,9 +482,13 @@ def _diagonals(faces: list[Detection], pairs: list[_Pair]) -> list[_Diagonal]:
 
 
 def _diagonal_off(v: tuple[float, float], r: tuple[float, float]) -> float:
-    """How far span v is from diagonal r (either way round, or turned a quarter), as a share of |r|."""
+    """How far span v is from diagonal r (either way round: a card turned half round), as a share of |r|.
+
+    Not a quarter turn: a card turned so runs its diagonal where two wilds of
+    neighbouring meld columns lie, and cards laid in melds are turned alike.
+    """
     (vx, vy), (rx, ry) = v, r
-    off = min(min(math.hypot(vx - x, vy - y), math.hypot(vx + x, vy + y)) for x, y in ((rx, ry), (-ry, rx)))
+    off = min(math.hypot(vx - rx, vy - ry), math.hypot(vx + rx, vy + ry))
     return off / max(math.hypot(rx, ry), 1e-6)
 
 
@@ -497,8 +501,8 @@ def _line_degrees(v: tuple[float, float], r: tuple[float, float]) -> float:
 def _unlike_neighbours(a: Detection, b: Detection, diagonals: list[_Diagonal], cfg: JoinConfig) -> bool:
     """True when the wild (or three) pair a-b spans none of the diagonals of the cards joined nearest it.
 
-    Cards laid in melds are of one deck and lie turned alike (or a quarter
-    turn apart), so a card's diagonal matches a neighbour's in length and
+    Cards laid in melds are of one deck and lie turned alike (or half
+    round), so a card's diagonal matches a neighbour's in length and
     direction; two wilds of neighbouring meld columns span no card. One
     matching neighbour is enough: a photo's prior pass also joins some fan
     steps, and their short spans must not veto real cards. Where the

@@ -394,6 +394,33 @@ def test_whole_wilds_strewn_among_cards_turned_every_way_still_join():
     assert exact >= 97  # measured 99
 
 
+# Bare Foot melds photographed a quarter turn round (a generated table photo,
+# held-out round 126, side 1: the columns run left to right). The blue foot
+# wild ending the 4s and the one in the 9s' column lie about one card diagonal
+# apart, but along the diagonal of a card turned a quarter from the melds, and
+# no card on this table is turned so.
+FOOT_WILDS_A_QUARTER_TURN_APART = [
+    ('5', (369, 1160, 406, 1192)), ('5', (425, 1187, 462, 1215)), ('5', (473, 1180, 511, 1211)),
+    ('5', (531, 1202, 570, 1232)), ('5', (581, 1209, 621, 1241)), ('5', (639, 1229, 679, 1258)),
+    ('5', (691, 1238, 732, 1270)), ('5', (747, 1240, 789, 1275)), ('5', (814, 1269, 855, 1300)),
+    ('5', (1030, 1134, 1074, 1165)), ('6', (413, 908, 450, 937)), ('WILD20', (464, 915, 502, 949)),
+    ('WILD20', (514, 920, 553, 956)), ('6', (566, 939, 604, 966)), ('6', (825, 822, 866, 851)),
+    ('6', (620, 948, 659, 977)), ('4', (449, 691, 485, 717)), ('4', (499, 699, 536, 725)),
+    ('4', (549, 699, 587, 726)), ('WILD20', (605, 698, 644, 729)), ('WILD20', (660, 696, 700, 729)),
+    ('4', (717, 694, 758, 725)), ('4', (781, 715, 821, 742)), ('4', (839, 716, 880, 745)),
+    ('WILD20', (1114, 577, 1159, 611)), ('WILD20', (896, 715, 939, 749)), ('9', (488, 424, 526, 451)),
+    ('WILD20', (540, 428, 579, 462)), ('9', (596, 452, 634, 477)), ('9', (798, 324, 839, 349)),
+    ('SOCK', (529, 207, 567, 232)), ('SHOE', (577, 203, 617, 238)), ('SOCK', (635, 218, 674, 243)),
+    ('SOCK', (688, 223, 727, 248)), ('SOCK', (745, 222, 785, 248)), ('SHOE', (802, 220, 845, 257)),
+    ('SOCK', (858, 231, 899, 258)), ('SOCK', (1077, 95, 1122, 122)),
+]
+
+
+def test_wilds_a_quarter_turn_apart_are_two_cards_where_every_card_lies_alike():
+    cards = join_corners(_dets(FOOT_WILDS_A_QUARTER_TURN_APART))
+    assert counts(cards) == Counter({"5": 9, "6": 3, "WILD20": 6, "4": 6, "9": 2, "SOCK": 5, "SHOE": 2})
+
+
 # Red 3s laid side by side above the meld columns (a generated table photo,
 # held-out round 034, side 2): the top corner of each 3 and the bottom corner
 # of the 3 to its left are about one card diagonal apart too, but run along
