@@ -445,10 +445,7 @@ def _angle_to_fan(a: Detection, b: Detection, axes: tuple[float, float, int]) ->
     axis = _steady_axis(axes)
     if axis is None:
         return None  # no steady fan nearby: nothing to compare with
-    axis = math.degrees(axis)
-    line = math.degrees(math.atan2(b.center[1] - a.center[1], b.center[0] - a.center[0]))
-    off = (line - axis) % 180.0
-    return min(off, 180.0 - off)
+    return _line_degrees(_span(a, b)[1], (math.cos(axis), math.sin(axis)))
 
 
 def _off_a_fan(a: Detection, b: Detection, axes: tuple[float, float, int], cfg: JoinConfig) -> bool:
