@@ -1,9 +1,11 @@
 """Median time per photo of the full detection path (detect + join corners) at two sizes.
 
-    python scripts/measure_speed.py PHOTO_DIR [--model models/cards.pt] [--count 20]
+    python scripts/measure_speed.py PHOTO_DIR [--model models/cards.pt] [--count 20] [--one-reading]
 
 Each photo is scaled to 640 px on its long side, and to exactly 4000 x 3000
 (12 MP); the first photo of each size is a warm-up run and is not timed.
+`--one-reading` never reads a photo again enlarged (as `handfoot watch` reads
+its frames); by default photos are read as `handfoot score` reads them.
 Prints JSON: {"640": {"photos", "median_ms", "shape"}, "12mp": {...}}.
 """
 
@@ -18,7 +20,7 @@ import cv2
 import numpy as np
 
 from vision.corners import join_corners
-from vision.detector import load_detector
+from vision.detector import InferenceConfig, load_detector
 from vision.imageio import load_image
 
 
@@ -35,8 +37,9 @@ def main() -> None:
     parser.add_argument("photos", type=Path)
     parser.add_argument("--model", type=Path, default=None)
     parser.add_argument("--count", type=int, default=20)
+    parser.add_argument("--one-reading", action="store_true", help="never read a photo again enlarged (the live path)")
     args = parser.parse_args()
-    detector = load_detector(args.model)
+    detector = load_detector(args.model, InferenceConfig(index_target=None) if args.one_reading else None)
     files = sorted(p for p in args.photos.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))[: args.count]
     out = {}
     for label in ("640", "12mp"):

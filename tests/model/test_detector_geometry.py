@@ -6,7 +6,7 @@ import pytest
 from scoring.classes import CLASS_NAMES
 from vision.detection import Detection
 from vision.detection import box_iou
-from vision.detector import Detector, InferenceConfig, nms_merge, tile_origins
+from vision.detector import Detector, InferenceConfig, nms_merge, tile_origins, zoom_for
 
 
 def test_tiles_cover_the_whole_length_with_overlap():
@@ -75,7 +75,7 @@ def test_a_close_up_index_is_read_at_half_size_and_small_ones_at_full_size():
     big, small = (100, 100, 220, 260), (400, 400, 424, 430)
     model = _ScaleModel(big, small)
     photo = np.zeros((400, 600, 3), np.uint8)
-    found = Detector(model, InferenceConfig(coarse_scale=0.5)).detect(photo)
+    found = Detector(model, InferenceConfig(coarse_scale=0.5, index_target=None)).detect(photo)
     assert model.sizes == [600, 300]
     by_class = {d.cls: d for d in found}
     assert set(by_class) == {"9", "K"}  # the unsure 8 gave way; the small K was not doubled
@@ -85,6 +85,53 @@ def test_a_close_up_index_is_read_at_half_size_and_small_ones_at_full_size():
 
 def test_without_the_coarse_pass_the_photo_is_read_once():
     model = _ScaleModel((100, 100, 220, 260), (400, 400, 424, 430))
-    found = Detector(model, InferenceConfig(coarse_scale=None)).detect(np.zeros((400, 600, 3), np.uint8))
+    found = Detector(model, InferenceConfig(coarse_scale=None, index_target=None)).detect(np.zeros((400, 600, 3), np.uint8))
     assert model.sizes == [600]
     assert sorted(d.cls for d in found) == ["8", "K"]
+
+
+class _SharpEyedModel:
+    """Reads one index (given in a 600 px wide photo's pixels) as a 9 when it is at least 40 px tall, else as a 6."""
+
+    names = {i: n for i, n in enumerate(CLASS_NAMES)}
+
+    def __init__(self, index_box):
+        self.index_box = index_box
+        self.sizes = []
+
+    def predict(self, crops, imgsz, **_):
+        out = []
+        for crop in crops:
+            self.sizes.append(crop.shape[1])
+            f = crop.shape[1] / 600
+            x1, y1, x2, y2 = (v * f for v in self.index_box)
+            cls = "9" if y2 - y1 >= 40 else "6"
+            out.append(_Result([[x1, y1, x2, y2, 0.9 if cls == "9" else 0.5, CLASS_NAMES.index(cls)]]))
+        return out
+
+
+def test_a_photo_of_small_indices_is_read_again_enlarged_and_that_reading_counts():
+    box = (300, 200, 320, 230)  # 30 px tall: under three quarters of the 48 px the detector aims for
+    model = _SharpEyedModel(box)
+    found = Detector(model, InferenceConfig()).detect(np.zeros((400, 600, 3), np.uint8))
+    assert model.sizes == [600, 300, 960, 480]  # read (and at half size), then enlarged 48/30 = 1.6 times
+    assert [d.cls for d in found] == ["9"]
+    assert found[0].box == pytest.approx(box)  # in the photo's own pixels
+
+
+def test_a_photo_of_indices_near_the_aimed_height_is_read_once():
+    model = _SharpEyedModel((300, 200, 330, 250))  # 50 px tall
+    found = Detector(model, InferenceConfig()).detect(np.zeros((400, 600, 3), np.uint8))
+    assert model.sizes == [600, 300]
+    assert [d.cls for d in found] == ["9"]
+
+
+def test_the_enlargement_ignores_unsure_boxes_and_is_capped():
+    sure_big = [Detection("7", 0.9, (0, 0, 30, 60))] * 3
+    unsure_small = [Detection("7", 0.1, (0, 0, 8, 12))] * 10
+    config = InferenceConfig()
+    assert zoom_for(sure_big + unsure_small, config) == 1.0
+    assert zoom_for([Detection("7", 0.9, (0, 0, 8, 12))], config) == config.max_zoom  # 48/12 would be 4
+    assert zoom_for([Detection("7", 0.9, (0, 0, 20, 32))], config) == pytest.approx(1.5)
+    assert zoom_for([Detection("7", 0.9, (0, 0, 8, 12))], InferenceConfig(index_target=None)) == 1.0
+    assert zoom_for([], config) == 1.0
