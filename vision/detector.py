@@ -44,8 +44,8 @@ class InferenceConfig:
     coarse_scale: float | None = 0.5  # a second pass at this share of the working size (cards photographed close up)
     coarse_min_height: float = 80.0  # working-size pixels: only boxes at least this long (the top of the training range) come from that pass
     index_target: float | None = 48.0  # working px: indices smaller than zoom_below of this are read again enlarged (None: never)
-    zoom_below: float = 0.75
-    max_zoom: float = 2.0
+    zoom_below: float = 0.75  # share of index_target under which a photo's median index counts as small
+    max_zoom: float = 2.0  # at most this much larger than the first working size
     ink_threes: bool = True  # a 3 whose ink is clearly red or black is named by it (vision/ink.py)
     device: str = "cpu"
 
