@@ -307,3 +307,16 @@ def test_window_loop_keys_with_a_stand_in_window(video, shots, fake_detector, tm
     assert left["snapshot"]["total"] < 0
     expected = shots[0]["total"] + left["snapshot"]["total"]
     assert f"side {expected}" in out
+
+
+def test_live_frames_are_read_once_at_the_chosen_size_never_enlarged(monkeypatch):
+    import vision.detector
+
+    seen = []
+    monkeypatch.setattr(vision.detector, "load_detector", lambda model, config: seen.append(config) or "detector")
+    assert watch_cmd.load_detector(None, 480) == "detector"
+    config = seen[0]
+    assert config.max_side == config.single_pass == 480
+    small = [Detection("7", 0.9, (0, 0, 12, 18))] * 5  # indices a photo would read again enlarged
+    assert vision.detector.zoom_for(small, config) == 1.0
+    assert vision.detector.zoom_for(small, vision.detector.InferenceConfig()) > 1.0
