@@ -36,7 +36,9 @@ from scoring.model import ERROR, WARNING, Finding, RoundResult, SideResult, Side
 from scoring.rules import Rules
 from vision.corners import HAND_PHOTO, join_corners
 from vision.detection import Card, Detection
+from vision.detector import InferenceConfig, nms_merge
 from vision.imageio import check_image, load_image
+from vision.ink import recolour_foot_wilds
 from vision.layout import LeftoverLayout, TableLayout, layout_leftover, layout_table
 
 DetectFn = Callable[[np.ndarray], list[Detection]]
@@ -140,10 +142,18 @@ def join_for(role: str, detections: list[Detection]) -> list[Card]:
     return join_corners(detections, HAND_PHOTO if role == LEFTOVER else None)
 
 
-def read_photo(path: Path, role: str, side: str, detect: DetectFn) -> PhotoCards:
-    """Load a photo (EXIF honoured), detect corners and join them into cards."""
+def name_by_ink(image: np.ndarray, detections: list[Detection], family: str) -> list[Detection]:
+    """A Bare Foot photo's wilds named by their ink (blue 20, red 50); other families' as detected."""
+    if family != "barefoot":
+        return detections
+    named = recolour_foot_wilds(image, detections)
+    return nms_merge(named, InferenceConfig.iou) if named != detections else detections
+
+
+def read_photo(path: Path, role: str, side: str, detect: DetectFn, family: str = "standard") -> PhotoCards:
+    """Load a photo (EXIF honoured), detect corners, name Bare Foot wilds by ink and join them into cards."""
     image = load_image(path)
-    detections = detect(image)
+    detections = name_by_ink(image, detect(image), family)
     height, width = image.shape[:2]
     return PhotoCards(Path(path), role, side, width, height, join_for(role, detections))
 
@@ -459,8 +469,9 @@ def read_side_photos(
     sides: Sequence[SideInput],
     detect_factory: Callable[[], DetectFn],
     progress: Callable[[Path], None] | None = None,
+    family: str = "standard",
 ) -> list[PhotoCards]:
-    """Detect cards on every side's photos; the detector is loaded only when a photo exists.
+    """Detect cards on every side's photos of a deck `family`; the detector is loaded only when a photo exists.
 
     Every photo is loaded first, so a bad path fails before the model is touched.
     """
@@ -475,7 +486,7 @@ def read_side_photos(
     for path, role, side in todo:
         if progress is not None:
             progress(Path(path))
-        out.append(read_photo(Path(path), role, side, detect))
+        out.append(read_photo(Path(path), role, side, detect, family))
     return out
 
 

@@ -112,7 +112,7 @@ def check_round(spec: RoundSpec, detect_factory: Callable, progress: Callable | 
     inputs = [SideInput(name=s.name, went_out=s.went_out, perfect_deal=s.perfect_deal,
                         table_photos=list(s.table_photos), leftover_photos=list(s.leftover_photos),
                         partners=s.partners) for s in spec.sides]
-    photos = read_side_photos(inputs, detect_factory, progress)
+    photos = read_side_photos(inputs, detect_factory, progress, spec.rules.family)
     found = score_photo_round(spec.rules, spec.rules_name, spec.round, inputs, photos)
     checks = []
     for spec_side, t, f in zip(spec.sides, truth.sides, found.result.sides):

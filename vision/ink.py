@@ -1,4 +1,4 @@
-"""Red or black: the ink of a detected 3 settles whether it is a 3R or a 3B.
+"""Ink names cards: a 3R or a 3B, and a Bare Foot wild's 20 or 50.
 
 A 3's colour is its class (DESIGN.md): red 3s (hearts, diamonds, Remastered red 3,
 Bare Foot red-ink 3) against black ones. The model tells them apart badly on real
@@ -9,6 +9,11 @@ contrast, so that dim, washed-out webcams and punchy phones read alike.
 `recolour_threes` relabels a 3 whose ink is clearly red or clearly black and
 leaves the model's word where the ink is in between or the photo is grey.
 
+Bare Foot -N- Wild prints its 20-point foot wild in blue and its 50-point one
+in red (DESIGN.md), so `recolour_foot_wilds` names a wild of that deck by its
+ink the same way (blue: WILD20, red: WILD50). It is for Bare Foot photos only:
+Remastered wilds' inks say nothing of their value.
+
 The two thresholds were set on synthetic frames only. On the true 3R/3B
 boxes of `synth-f` training frames 600-1599 (1,682 boxes, 86 of them in grey
 frames), this code names 1,374 of the 1,596 in colour, 15 wrongly (12 black
@@ -18,6 +23,7 @@ models/README.md for what it does on the real sets.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -27,25 +33,38 @@ from vision.detection import Detection
 RED_AT = 0.25  # at least this: red ink
 BLACK_AT = 0.06  # at most this: black ink
 THREES = ("3R", "3B")
+# A foot wild's ink is one colour at RED_AT or more while the other stays at
+# most OTHER_AT (measured on generated Bare Foot wild corners: models/README.md).
+BLUE_AT = 0.25
+OTHER_AT = 0.15
+FOOT_WILDS = ("WILD20", "WILD50")
+BLUE, RED = 0, 2  # BGR channels
 
 
-def ink_redness(crop: np.ndarray) -> float | None:
-    """How red the ink of a BGR index crop is (about 0 for black ink, 0.3-1.5 for red); None if too small."""
+def ink_chroma(crop: np.ndarray, channel: int) -> float | None:
+    """How much the ink of a BGR index crop leans to one channel (RED or BLUE) over the other two,
+    relative to the crop's contrast (about 0 for black ink, 0.3-1.5 for that colour); None if too small."""
     if crop.ndim != 3 or min(crop.shape[:2]) < 3:
         return None
     c = crop.astype(np.float32)
     grey = c @ np.array([0.114, 0.587, 0.299], np.float32)
-    chroma = c[..., 2] - np.maximum(c[..., 1], c[..., 0])  # red over the other two
+    a, b = (i for i in range(3) if i != channel)
+    chroma = c[..., channel] - np.maximum(c[..., a], c[..., b])
     paper = np.median(chroma[grey >= np.median(grey)])  # the lighter half: paper, and the light's cast
     contrast = float(np.percentile(grey, 95) - np.percentile(grey, 5))
     return float((np.percentile(chroma, 90) - paper) / max(contrast, 8.0))
+
+
+def ink_redness(crop: np.ndarray) -> float | None:
+    """How red the ink of a BGR index crop is (about 0 for black ink, 0.3-1.5 for red); None if too small."""
+    return ink_chroma(crop, RED)
 
 
 def has_colour(image: np.ndarray, spread: float = 15.0) -> bool:
     """False for a grey photo (every pixel's channels within `spread` of each other, JPEG noise aside)."""
     if image.ndim != 3 or image.shape[2] < 3:
         return False
-    step = max(1, max(image.shape[:2]) // 400)
+    step = -(-max(image.shape[:2]) // 400)  # every step-th pixel: at most 400 along the long side
     small = image[::step, ::step, :3].astype(np.int16)
     return float(np.percentile(small.max(axis=2) - small.min(axis=2), 99.5)) > spread
 
@@ -68,13 +87,37 @@ def ink_class(image: np.ndarray, det: Detection, red_at: float = RED_AT, black_a
     return None
 
 
-def recolour_threes(image: np.ndarray, dets: list[Detection], red_at: float = RED_AT,
-                    black_at: float = BLACK_AT) -> list[Detection]:
-    """`dets` with each 3 named by its ink where the ink is clear (a grey photo is left as the model saw it)."""
-    if not any(d.cls in THREES for d in dets) or not has_colour(image):
+def foot_wild_class(image: np.ndarray, det: Detection) -> str | None:
+    """'WILD20' when the ink in a Bare Foot wild's box is clearly blue, 'WILD50' when clearly red, else None."""
+    crop = _crop(image, det)
+    red, blue = ink_chroma(crop, RED), ink_chroma(crop, BLUE)
+    if red is None or blue is None:
+        return None
+    if blue >= BLUE_AT and red <= OTHER_AT:
+        return "WILD20"
+    if red >= RED_AT and blue <= OTHER_AT:
+        return "WILD50"
+    return None
+
+
+def _renamed(image: np.ndarray, dets: list[Detection], classes: tuple[str, ...],
+             name: Callable[[np.ndarray, Detection], str | None]) -> list[Detection]:
+    """`dets` with each detection of `classes` renamed as `name` says, where it says (a grey photo: none)."""
+    if not any(d.cls in classes for d in dets) or not has_colour(image):
         return list(dets)
     out = []
     for det in dets:
-        cls = ink_class(image, det, red_at, black_at) if det.cls in THREES else None
+        cls = name(image, det) if det.cls in classes else None
         out.append(replace(det, cls=cls) if cls and cls != det.cls else det)
     return out
+
+
+def recolour_threes(image: np.ndarray, dets: list[Detection], red_at: float = RED_AT,
+                    black_at: float = BLACK_AT) -> list[Detection]:
+    """`dets` with each 3 named by its ink where the ink is clear (a grey photo is left as the model saw it)."""
+    return _renamed(image, dets, THREES, lambda img, det: ink_class(img, det, red_at, black_at))
+
+
+def recolour_foot_wilds(image: np.ndarray, dets: list[Detection]) -> list[Detection]:
+    """`dets` of a Bare Foot photo with each wild named by its ink where it is clearly blue or red."""
+    return _renamed(image, dets, FOOT_WILDS, foot_wild_class)

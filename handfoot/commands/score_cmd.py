@@ -73,9 +73,9 @@ def detector_factory(model: Path | None) -> Callable[[], DetectFn]:
 
 
 def _progress_reader(
-    sides: list[SideInput], model: Path | None, quiet: bool
+    sides: list[SideInput], model: Path | None, quiet: bool, family: str
 ) -> list:
-    """Read every side's photos with a progress bar on stderr."""
+    """Read every side's photos of a deck `family` with a progress bar on stderr."""
     total = sum(len(s.table_photos) + len(s.leftover_photos) for s in sides)
     if total == 0:
         return []
@@ -97,7 +97,7 @@ def _progress_reader(
             done["n"] += 1
             bar.update(task, description=f"detecting cards: {path.name}")
 
-        photos = read_side_photos(sides, detector_factory(model), step)
+        photos = read_side_photos(sides, detector_factory(model), step, family)
         bar.advance(task)
     return photos
 
@@ -253,7 +253,7 @@ def score_inputs(
             name=name, went_out=went_out, perfect_deal=perfect_deal,
             table_photos=[input_path], leftover_photos=list(leftover), one_player=True,
         )]
-    photos = _progress_reader(sides, model, quiet)
+    photos = _progress_reader(sides, model, quiet, rules_obj.family)
     return score_photo_round(rules_obj, rules_ref, round_value, sides, photos, parsed)
 
 
@@ -439,7 +439,7 @@ def register(app: typer.Typer) -> None:
             raise UserError(f"audit takes a round file (.toml or .json), not {round_file}")
         spec, rules_ref, sides = _sides_from_round_file(round_file)
         claims = parse_claims(claimed, [s.name for s in sides])
-        photos = _progress_reader(sides, model, as_json)
+        photos = _progress_reader(sides, model, as_json, spec.rules.family)
         pr = score_photo_round(spec.rules, rules_ref, spec.round, sides, photos)
         audit = audit_round(pr, claims, least)
         if as_json:

@@ -164,3 +164,21 @@ def test_a_scene_needing_a_face_its_design_lacks_borrows_it_from_another_design(
         queen = source.face("Q")
         assert any(queen is face for face in deck.faces["Q"])
     assert alone  # some scenes drew the queenless design alone
+
+
+def test_training_scenes_show_remastered_decks_more_often_than_generated_rounds_do():
+    # The training recipe leans on Remastered decks (their wilds are the commonest misread),
+    # while the held-out rounds keep the players' mix, so their figures stay comparable.
+    from types import SimpleNamespace
+
+    from datasets.scenes.cardsets import pick_family
+    from datasets.scenes.rounds import plan_round
+
+    decks = [SimpleNamespace(family=f) for f in ("traditional", "remastered", "barefoot")]
+    draws = 3000
+    scenes = [pick_family(np.random.default_rng([5, i]), decks) for i in range(draws)]
+    rounds = [plan_round(np.random.default_rng([5, i]), [d.family for d in decks]).family for i in range(draws)]
+    scene_share, round_share = scenes.count("remastered") / draws, rounds.count("remastered") / draws
+    assert 0.27 < scene_share < 0.33
+    assert 0.17 < round_share < 0.23
+    assert 0.17 < scenes.count("barefoot") / draws < 0.23
