@@ -11,28 +11,14 @@ from handfoot.photo_round import TABLE, name_by_ink, read_photo
 from vision.detection import Detection
 from vision.ink import foot_wild_class
 
+from ink_photos import LEFT, RIGHT, draw_foot_wild, two_cards, webcam
+
 BLUE, RED, BLACK = (190, 90, 30), (30, 30, 200), (25, 25, 25)  # BGR inks
-LEFT, RIGHT = (100, 60, 140, 130), (300, 60, 340, 130)
 
 
 def _photo(left_ink=BLUE, right_ink=RED) -> np.ndarray:
-    """Two foot wilds on a green table, each corner printed with a value and a foot-like blot."""
-    img = np.zeros((300, 480, 3), np.uint8)
-    img[:] = (60, 110, 40)
-    for (x1, y1, _, _), ink in ((LEFT, left_ink), (RIGHT, right_ink)):
-        cv2.rectangle(img, (x1 - 8, y1 - 8), (x1 + 120, y1 + 200), (235, 240, 240), -1)
-        cv2.putText(img, "W", (x1 + 2, y1 + 34), cv2.FONT_HERSHEY_SIMPLEX, 1.1, ink, 3, cv2.LINE_AA)
-        cv2.ellipse(img, (x1 + 18, y1 + 54), (10, 7), 30, 0, 360, ink, -1, cv2.LINE_AA)
-    return img
-
-
-def _webcam(img: np.ndarray) -> np.ndarray:
-    """Dim, washed out and warm."""
-    f = img.astype(np.float32)
-    grey = f.mean(axis=2, keepdims=True)
-    f = (grey + (f - grey) * 0.5 - 128) * 0.45 + 110
-    f *= np.array([0.85, 1.0, 1.12], np.float32)
-    return np.clip(cv2.GaussianBlur(f, (0, 0), 1.2), 0, 255).astype(np.uint8)
+    """Two foot wilds on a green table, each corner printed with a W and a foot-like blot."""
+    return two_cards(left_ink, right_ink, draw_foot_wild)
 
 
 def _misread() -> list[Detection]:
@@ -41,13 +27,13 @@ def _misread() -> list[Detection]:
 
 
 def test_blue_ink_is_the_20_and_red_ink_the_50_in_a_sharp_and_in_a_webcam_photo():
-    for img in (_photo(), _webcam(_photo())):
+    for img in (_photo(), webcam(_photo())):
         assert foot_wild_class(img, Detection("WILD50", 0.9, LEFT)) == "WILD20"
         assert foot_wild_class(img, Detection("WILD20", 0.9, RIGHT)) == "WILD50"
 
 
 def test_bare_foot_wilds_the_model_swapped_are_named_by_their_ink():
-    found = {d.box[0]: d for d in name_by_ink(_webcam(_photo()), _misread(), "barefoot")}
+    found = {d.box[0]: d for d in name_by_ink(webcam(_photo()), _misread(), "barefoot")}
     assert (found[LEFT[0]].cls, found[RIGHT[0]].cls, found[20].cls) == ("WILD20", "WILD50", "8")
     assert found[LEFT[0]].conf == 0.8  # the model's confidence is kept
 

@@ -11,29 +11,14 @@ from vision.detection import Detection
 from vision.detector import Detector, InferenceConfig
 from vision.ink import ink_class, ink_redness, recolour_threes
 
+from ink_photos import LEFT, RIGHT, draw_three, two_cards, webcam
+
 RED, BLACK = (30, 30, 200), (25, 25, 25)  # BGR inks
-LEFT, RIGHT = (100, 60, 140, 130), (300, 60, 340, 130)  # index boxes in the photo
 
 
 def _photo(left_ink=RED, right_ink=BLACK) -> np.ndarray:
     """Two cards on a green table, each with a 3 and a suit mark printed in its top-left corner."""
-    img = np.zeros((300, 480, 3), np.uint8)
-    img[:] = (60, 110, 40)
-    for (x1, y1, _, _), ink in ((LEFT, left_ink), (RIGHT, right_ink)):
-        cv2.rectangle(img, (x1 - 8, y1 - 8), (x1 + 120, y1 + 200), (235, 240, 240), -1)
-        cv2.putText(img, "3", (x1 + 4, y1 + 38), cv2.FONT_HERSHEY_SIMPLEX, 1.4, ink, 4, cv2.LINE_AA)
-        cv2.circle(img, (x1 + 18, y1 + 56), 9, ink, -1, cv2.LINE_AA)
-    return img
-
-
-def _webcam(img: np.ndarray) -> np.ndarray:
-    """Dim, washed out and warm: a cheap webcam under a lamp."""
-    f = img.astype(np.float32)
-    grey = f.mean(axis=2, keepdims=True)
-    f = grey + (f - grey) * 0.5  # half the saturation
-    f = (f - 128) * 0.45 + 110  # low contrast, dim
-    f *= np.array([0.85, 1.0, 1.12], np.float32)  # warm cast
-    return np.clip(cv2.GaussianBlur(f, (0, 0), 1.2), 0, 255).astype(np.uint8)
+    return two_cards(left_ink, right_ink, draw_three)
 
 
 def _crop(img, box):
@@ -68,7 +53,7 @@ def _detect(photo, rows, **config):
 
 
 def test_red_ink_reads_far_redder_than_black_ink_in_a_sharp_and_in_a_webcam_photo():
-    for img in (_photo(), _webcam(_photo())):
+    for img in (_photo(), webcam(_photo())):
         assert ink_class(img, Detection("3R", 0.9, LEFT)) == "3R"
         assert ink_class(img, Detection("3R", 0.9, RIGHT)) == "3B"
     assert ink_redness(_crop(_photo(), LEFT)) > 0.5 > 0.02 > ink_redness(_crop(_photo(), RIGHT))
@@ -76,7 +61,7 @@ def test_red_ink_reads_far_redder_than_black_ink_in_a_sharp_and_in_a_webcam_phot
 
 def test_a_black_three_the_model_calls_red_is_reported_as_black():
     rows = [[*LEFT, 0.8, "3R"], [*RIGHT, 0.7, "3R"], [20, 20, 40, 50, 0.9, "8"]]
-    found = {d.box[0]: d for d in _detect(_webcam(_photo()), rows)}
+    found = {d.box[0]: d for d in _detect(webcam(_photo()), rows)}
     assert found[LEFT[0]].cls == "3R" and found[RIGHT[0]].cls == "3B"
     assert found[RIGHT[0]].conf == pytest.approx(0.7)  # the model's confidence is kept
     assert found[20].cls == "8"  # only 3s are looked at
