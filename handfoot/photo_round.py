@@ -36,7 +36,6 @@ from scoring.model import ERROR, WARNING, Finding, RoundResult, SideResult, Side
 from scoring.rules import Rules
 from vision.corners import HAND_PHOTO, join_corners
 from vision.detection import Card, Detection
-from vision.detector import InferenceConfig, nms_merge
 from vision.imageio import check_image, load_image
 from vision.ink import recolour_foot_wilds
 from vision.layout import LeftoverLayout, TableLayout, layout_leftover, layout_table
@@ -144,10 +143,7 @@ def join_for(role: str, detections: list[Detection]) -> list[Card]:
 
 def name_by_ink(image: np.ndarray, detections: list[Detection], family: str) -> list[Detection]:
     """A Bare Foot photo's wilds named by their ink (blue 20, red 50); other families' as detected."""
-    if family != "barefoot":
-        return detections
-    named = recolour_foot_wilds(image, detections)
-    return nms_merge(named, InferenceConfig.iou) if named != detections else detections
+    return recolour_foot_wilds(image, detections) if family == "barefoot" else detections
 
 
 def read_photo(path: Path, role: str, side: str, detect: DetectFn, family: str = "standard") -> PhotoCards:

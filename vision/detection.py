@@ -59,3 +59,13 @@ class Card:
             max(d.box[2] for d in self.corners),
             max(d.box[3] for d in self.corners),
         )
+
+
+def nms_merge(dets: list[Detection], iou: float) -> list[Detection]:
+    """Class-aware non-maximum suppression: of boxes of one class overlapping at `iou` or more, the surest stays
+    (detections from overlapping tiles, or a box renamed onto another of its new name)."""
+    kept: list[Detection] = []
+    for det in sorted(dets, key=lambda d: d.conf, reverse=True):
+        if all(d.cls != det.cls or box_iou(d.box, det.box) < iou for d in kept):
+            kept.append(det)
+    return kept

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from scoring.classes import CLASS_NAMES
-from vision.detection import Detection, box_iou
+from vision.detection import Detection, box_iou, nms_merge
 from vision.errors import ModelError
 from vision.ink import recolour_threes
 
@@ -58,15 +58,6 @@ def tile_origins(length: int, tile: int, overlap: int) -> list[int]:
     count = math.ceil((length - tile) / step) + 1
     last = length - tile
     return [round(i * last / (count - 1)) for i in range(count)]
-
-
-def nms_merge(dets: list[Detection], iou: float) -> list[Detection]:
-    """Class-aware non-maximum suppression over detections from overlapping tiles."""
-    kept: list[Detection] = []
-    for det in sorted(dets, key=lambda d: d.conf, reverse=True):
-        if all(d.cls != det.cls or box_iou(d.box, det.box) < iou for d in kept):
-            kept.append(det)
-    return kept
 
 
 def merge_passes(fine: list[Detection], coarse: list[Detection], iou: float) -> list[Detection]:
@@ -141,9 +132,7 @@ class Detector:
             dets = self._read(_resized(image, scale))
         dets = _unshrunk(dets, scale)
         if cfg.ink_threes:  # read at full resolution
-            named = recolour_threes(image, dets)
-            if named != dets:  # a 3 renamed onto another box of its new name merges with it
-                dets = nms_merge(named, cfg.iou)
+            dets = recolour_threes(image, dets, iou=cfg.iou)
         return dets
 
     def _read(self, work: np.ndarray) -> list[Detection]:

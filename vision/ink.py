@@ -28,7 +28,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision.detection import Detection
+from vision.detection import Detection, nms_merge
 
 RED_AT = 0.25  # at least this: red ink
 BLACK_AT = 0.06  # at most this: black ink
@@ -39,6 +39,7 @@ BLUE_AT = 0.25
 OTHER_AT = 0.15
 FOOT_WILDS = ("WILD20", "WILD50")
 BLUE, RED = 0, 2  # BGR channels
+MERGE_IOU = 0.5  # a renamed box merges with a box of its new name overlapping it this much (the detector's NMS IoU)
 
 
 def ink_chroma(crop: np.ndarray, channel: int) -> float | None:
@@ -101,23 +102,26 @@ def foot_wild_class(image: np.ndarray, det: Detection) -> str | None:
 
 
 def _renamed(image: np.ndarray, dets: list[Detection], classes: tuple[str, ...],
-             name: Callable[[np.ndarray, Detection], str | None]) -> list[Detection]:
-    """`dets` with each detection of `classes` renamed as `name` says, where it says (a grey photo: none)."""
+             name: Callable[[np.ndarray, Detection], str | None], iou: float) -> list[Detection]:
+    """`dets` with each detection of `classes` renamed as `name` says, where it says (a grey photo: none).
+
+    A box renamed onto another box of its new name merges with it (class-aware NMS at `iou`).
+    """
     if not any(d.cls in classes for d in dets) or not has_colour(image):
         return list(dets)
     out = []
     for det in dets:
         cls = name(image, det) if det.cls in classes else None
         out.append(replace(det, cls=cls) if cls and cls != det.cls else det)
-    return out
+    return nms_merge(out, iou) if out != list(dets) else out
 
 
 def recolour_threes(image: np.ndarray, dets: list[Detection], red_at: float = RED_AT,
-                    black_at: float = BLACK_AT) -> list[Detection]:
+                    black_at: float = BLACK_AT, iou: float = MERGE_IOU) -> list[Detection]:
     """`dets` with each 3 named by its ink where the ink is clear (a grey photo is left as the model saw it)."""
-    return _renamed(image, dets, THREES, lambda img, det: ink_class(img, det, red_at, black_at))
+    return _renamed(image, dets, THREES, lambda img, det: ink_class(img, det, red_at, black_at), iou)
 
 
-def recolour_foot_wilds(image: np.ndarray, dets: list[Detection]) -> list[Detection]:
+def recolour_foot_wilds(image: np.ndarray, dets: list[Detection], iou: float = MERGE_IOU) -> list[Detection]:
     """`dets` of a Bare Foot photo with each wild named by its ink where it is clearly blue or red."""
-    return _renamed(image, dets, FOOT_WILDS, foot_wild_class)
+    return _renamed(image, dets, FOOT_WILDS, foot_wild_class, iou)
