@@ -106,6 +106,49 @@ class LabelOracle:
         return label_detections(json.loads(self.path.with_suffix(".json").read_text()))
 
 
+class DetectionCache:
+    """Keeps each photo's detections in a folder, so a second evaluation of the same photos with the
+    same model and threshold skips the detector (for trying joining and layout rules on the model's
+    own boxes). A file holds the model's `key`; a file made with another key is detected again.
+    """
+
+    def __init__(self, folder: Path, key: str, detect_factory: Callable) -> None:
+        self.folder = Path(folder)
+        self.key = key
+        self.detect_factory = detect_factory
+        self.path: Path | None = None
+        self._detect: Callable | None = None
+        self.hits = 0
+        self.misses = 0
+
+    def seen(self, path: Path) -> None:
+        self.path = Path(path)
+
+    def _file(self) -> Path:
+        return self.folder / f"{self.path.parent.name}--{self.path.stem}.json"
+
+    def detect(self, image) -> list[Detection]:
+        file = self._file()
+        if file.is_file():
+            try:
+                data = json.loads(file.read_text())
+                if data.get("key") == self.key:
+                    self.hits += 1
+                    return [Detection(d["cls"], float(d["conf"]), tuple(d["box"])) for d in data["detections"]]
+            except (ValueError, KeyError, TypeError):
+                pass  # a damaged file is detected again and written over
+        if self._detect is None:
+            self._detect = self.detect_factory()
+        dets = self._detect(image)
+        self.misses += 1
+        self.folder.mkdir(parents=True, exist_ok=True)
+        tmp = file.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"key": self.key, "detections": [
+            {"cls": d.cls, "conf": d.conf, "box": list(d.box)} for d in dets]}))
+        tmp.replace(file)
+        return dets
+
+
 def check_round(spec: RoundSpec, detect_factory: Callable, progress: Callable | None = None) -> list[SideCheck]:
     """Score one round from its true cards and from its photos; compare per side."""
     truth = score_round(spec.rules, spec.round, spec.side_rounds())
@@ -122,15 +165,20 @@ def check_round(spec: RoundSpec, detect_factory: Callable, progress: Callable | 
     return checks
 
 
-def evaluate_rounds(files: Iterable[Path], detect_factory: Callable, oracle: bool = False) -> RoundsReport:
+def evaluate_rounds(files: Iterable[Path], detect_factory: Callable, oracle: bool = False,
+                    cache: DetectionCache | None = None) -> RoundsReport:
     """Check every round file; the detector is built once by `detect_factory`.
 
-    With `oracle`, each photo's true labels replace the detector.
+    With `oracle`, each photo's true labels replace the detector; with a
+    `cache`, detections come from (and go to) its folder.
     """
     detector = None
     label_oracle = LabelOracle() if oracle else None
+    watcher = label_oracle or cache
     if label_oracle is not None:
         detect_factory = lambda: label_oracle.detect  # noqa: E731
+    elif cache is not None:
+        detect_factory = lambda: cache.detect  # noqa: E731
 
     def shared():
         nonlocal detector
@@ -140,5 +188,5 @@ def evaluate_rounds(files: Iterable[Path], detect_factory: Callable, oracle: boo
 
     report = RoundsReport()
     for path in files:
-        report.sides.extend(check_round(load_round(path), shared, label_oracle.seen if label_oracle else None))
+        report.sides.extend(check_round(load_round(path), shared, watcher.seen if watcher else None))
     return report

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -118,11 +119,12 @@ def eval_rounds(
     limit: int = typer.Option(0, "--limit", help="Use only the first N rounds (0: all)."),
     oracle: bool = typer.Option(False, "--oracle", help="Use each photo's true corner labels instead of the model (measures card joining and layout alone)."),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
+    cache: Path = typer.Option(None, "--cache", help="Keep each photo's detections in this folder and reuse them on the next run with the same weights and threshold (for trying joining rules; empty it after changing the detector's code)."),
 ) -> None:
     """Score generated rounds from their photos and compare with their true cards."""
-    from vision.detector import InferenceConfig, load_detector  # noqa: PLC0415
+    from vision.detector import DEFAULT_WEIGHTS, InferenceConfig, load_detector  # noqa: PLC0415
 
-    from handfoot.round_eval import evaluate_rounds  # noqa: PLC0415
+    from handfoot.round_eval import DetectionCache, evaluate_rounds  # noqa: PLC0415
 
     files = sorted(folder.glob("round-*.toml")) if folder.is_dir() else []
     if not files:
@@ -130,15 +132,25 @@ def eval_rounds(
     if limit:
         files = files[:limit]
 
+    config = InferenceConfig() if conf is None else InferenceConfig(conf=conf)
+
     def factory():
         try:
-            config = InferenceConfig() if conf is None else InferenceConfig(conf=conf)
             return load_detector(model, config).detect
         except VisionError as exc:
             raise UserError(str(exc)) from exc
 
+    store = None
+    if cache is not None and not oracle:
+        weights = Path(model) if model is not None else DEFAULT_WEIGHTS
+        if not weights.is_file():
+            raise UserError(f"no weights file at {weights}")
+        if cache.exists() and not cache.is_dir():
+            raise UserError(f"--cache {cache} is a file, not a folder")
+        digest = hashlib.sha256(weights.read_bytes()).hexdigest()[:16]
+        store = DetectionCache(cache, f"{digest} {config!r}", factory)
     report = evaluate_rounds(track(files, description="scoring rounds", transient=True,
-                                   console=Console(stderr=True)), factory, oracle)
+                                   console=Console(stderr=True)), factory, oracle, store)
     out = report.to_dict()
     if as_json:
         typer.echo(json.dumps(out, indent=2))
