@@ -502,6 +502,8 @@ def card_to_dict(card: Card, photo: PhotoCards, i: int) -> dict[str, Any]:
         "corners": [_round_box(d.box) for d in card.corners],
         "place": photo.place.get(i, ""),
     }
+    if card.marks:
+        out["marks"] = [_round_box(d.box) for d in card.marks]  # more of its own marks (a joker's word)
     if i in photo.group:
         out["meld"] = photo.group[i] + 1  # counted from 1, as players count
     if i in photo.fixed:
@@ -628,7 +630,8 @@ def inputs_from_dict(data: Any, source: str) -> tuple[str, int, list[SideInput],
             if corner_boxes == [None]:
                 raise UserError(f"{cw}: give the card a \"box\"")
             corners = tuple(Detection(cls, conf, _box(b, cw)) for b in corner_boxes)
-            cards.append(Card(cls, conf, corners))
+            marks = tuple(Detection(cls, conf, _box(b, cw)) for b in _need(c, "marks", list, cw)) if "marks" in c else ()
+            cards.append(Card(cls, conf, corners, marks))
         photos.append(PhotoCards(
             path=Path(_need(p, "path", str, w)),
             role=role,
@@ -712,7 +715,8 @@ def annotate_photo(pr: PhotoRound, photo: PhotoCards, image: np.ndarray) -> np.n
     for i, card in enumerate(photo.cards):
         colour = getattr(draw, _PLACE_COLOUR.get(photo.place.get(i, ""), "GREEN"))
         star = "*" if i in photo.fixed else ""
-        marks.append(draw.CardMark(tuple(d.box for d in card.corners), f"{card.cls}{star} {card.conf:.2f}", colour))
+        boxes = tuple(d.box for d in card.corners + card.marks)
+        marks.append(draw.CardMark(boxes, f"{card.cls}{star} {card.conf:.2f}", colour))
     groups: dict[int, list] = {}
     for i, g in photo.group.items():
         groups.setdefault(g, []).extend(d.box for d in photo.cards[i].corners)

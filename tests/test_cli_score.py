@@ -395,3 +395,24 @@ def test_a_black_three_inside_a_meld_column_is_still_an_error(tmp_path, fake, ca
     status, out, _ = run(capsys, "score", table, "--rules", RULES, "--round", 1, "--json")
     assert status == 3
     assert any(c["class"] == "3B" for c in json.loads(out)["photos"][0]["cards"])
+
+
+def test_a_jokers_word_is_kept_with_its_card_and_survives_rescore(tmp_path, fake, capsys):
+    # the K meld ends in a whole joker with JOKER printed down its face: the model boxes the word too
+    kings = column(["K", "K", "JOKER", "K", "JOKER"], 180, 100)
+    tl, br = kings[-2:]
+    cx, cy = (tl.center[0] + br.center[0]) / 2, (tl.center[1] + br.center[1]) / 2
+    word = Detection("JOKER", 0.5, (cx - 5, cy - 25, cx + 5, cy + 25))
+    dets = column(["4"] * 7, 100, 100) + kings + [word] + card_corners("3R", 400, 600)
+    table = fake(tmp_path / "t.png", dets, 1016)
+    out_dir = tmp_path / "out"
+    status, out, _ = run(capsys, "score", table, "--rules", RULES, "--round", 1, "--name", "Ann",
+                         "--json", "--out", out_dir)
+    assert status == 0
+    expected = expected_total([["4"] * 7, ["K", "K", "JOKER", "K", "JOKER"], ["3R"]], [])
+    assert json.loads(out)["sides"][0]["total"] == expected
+    saved = json.loads((out_dir / "result.json").read_text())
+    jokers = [c for c in saved["photos"][0]["cards"] if c["class"] == "JOKER"]
+    assert sorted(len(c.get("marks", [])) for c in jokers) == [0, 1]
+    status, out, _ = run(capsys, "rescore", out_dir / "result.json", "--json")
+    assert status == 0 and json.loads(out)["sides"][0]["total"] == expected

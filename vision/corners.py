@@ -74,6 +74,10 @@ WANDERING: frozenset[str] = frozenset({"2", "JOKER", "WILD20", "WILD50"})
 # the next span no card either.
 ROWED: frozenset[str] = frozenset({"3R", "3B"})
 
+# A joker box within this share of a joker pair's corners in size and shape (as detected) may be another
+# joker's corner; one less like them, lying on the pair's face, is a mark of that card's own.
+MARK_LIKENESS = 0.3
+
 
 @dataclass(frozen=True)
 class JoinConfig:
@@ -90,6 +94,7 @@ class JoinConfig:
     adapt: bool = True  # re-estimate diagonal_ratio from this photo's pairs
     adapt_min_pairs: int = 2
     duplicate_iou: float = 0.6  # overlapping boxes of any class are one detection
+    nested_joker: float = 0.7  # ... and so are joker boxes this much (of the smaller's area) inside each other
     cross_class_penalty: float = 0.2
     step_tolerance: float = 0.45  # index sizes: how near a third index must be to mark a fan step
     axis_radius: float = 6.0  # index sizes: fan steps this near tell how cards are turned
@@ -118,16 +123,33 @@ class JoinConfig:
 HAND_PHOTO = JoinConfig(hand_fans=True)  # the tolerances for a photo of hands (leftover cards)
 
 
-def dedupe(detections: list[Detection], iou: float = 0.6) -> list[Detection]:
+def _share_inside(inner: tuple[float, ...], outer: tuple[float, ...]) -> float:
+    """How much of box `inner`'s area lies inside box `outer` (0..1)."""
+    ix = max(0.0, min(inner[2], outer[2]) - max(inner[0], outer[0]))
+    iy = max(0.0, min(inner[3], outer[3]) - max(inner[1], outer[1]))
+    area = (inner[2] - inner[0]) * (inner[3] - inner[1])
+    return ix * iy / area if area > 0 else 1.0
+
+
+def dedupe(detections: list[Detection], iou: float = 0.6, nested: float = 0.7) -> list[Detection]:
     """Drop a detection that overlaps a more confident one (any class) by `iou` or more.
 
     The detector's own suppression is per class, so one index can come back
-    as two classes; it is still one corner.
+    as two classes; it is still one corner. A joker box that lies for the
+    most part (`nested` of its area) inside a surer joker box, or holds one,
+    is the same mark too: a joker's stacked letters come back as the whole
+    word and as part of it.
     """
     kept: list[Detection] = []
     for det in sorted(detections, key=lambda d: d.conf, reverse=True):
-        if all(box_iou(det.box, k.box) < iou for k in kept):
-            kept.append(det)
+        if any(box_iou(det.box, k.box) >= iou for k in kept):
+            continue
+        if det.cls in FREE_SHAPE and any(
+            k.cls == det.cls and max(_share_inside(det.box, k.box), _share_inside(k.box, det.box)) >= nested
+            for k in kept
+        ):
+            continue
+        kept.append(det)
     return kept
 
 
@@ -190,7 +212,8 @@ def _alike(d: Detection, a: Detection, b: Detection, tol: float = 0.25) -> bool:
     return True
 
 
-def _is_fan_step(a: Detection, b: Detection, others: list[Detection], tol: float, any_rank_beyond: bool) -> bool:
+def _is_fan_step(a: Detection, b: Detection, others: list[Detection], tol: float, any_rank_beyond: bool,
+                 own_marks: frozenset[int] = frozenset()) -> bool:
     """True when a-b looks like steps of a fan, not the diagonal of one card: another
     index lies on the segment between them, or one more step beyond either end
     (in a hand, any index like them; on a table, where melds lie in a grid and
@@ -198,7 +221,8 @@ def _is_fan_step(a: Detection, b: Detection, others: list[Detection], tol: float
     card of the meld, or a joker, whose mark tells nothing of its card's shape).
 
     The segment between a card's two corners runs over that card's own face,
-    so no other index shows on it when both of its corners do.
+    so no other index shows on it when both of its corners do (detections
+    whose id is in `own_marks` may be marks printed on that face).
     """
     ax, ay = a.center
     bx, by = b.center
@@ -208,7 +232,7 @@ def _is_fan_step(a: Detection, b: Detection, others: list[Detection], tol: float
         return True
     probes = ((bx + vx, by + vy), (ax - vx, ay - vy))
     for d in others:
-        if d is a or d is b or d.cls == BACK:
+        if d is a or d is b or d.cls == BACK or id(d) in own_marks:
             continue
         same_rank = d.cls in (a.cls, b.cls)
         alike = same_rank or _alike(d, a, b)  # else a card of another rank lying across at its own angle
@@ -349,7 +373,10 @@ def _on_top(d: Detection, a: Detection, b: Detection, cfg: JoinConfig) -> bool:
     return 0.0 < t < 1.0 and off < min(t, 1.0 - t) * length * core
 
 
-def _index_on_face(a: Detection, b: Detection, others: list[Detection], axis: float | None, cfg: JoinConfig) -> bool:
+def _index_on_face(
+    a: Detection, b: Detection, others: list[Detection], axis: float | None, cfg: JoinConfig,
+    own_marks: frozenset[int] = frozenset(),
+) -> bool:
     """True when another card's index lies on the face that a-b would be the corners of.
 
     An index on a card's face belongs to a card on top of it, which covers
@@ -359,6 +386,8 @@ def _index_on_face(a: Detection, b: Detection, others: list[Detection], axis: fl
     those of the size and shape of a and b lying well inside (one fan: a
     hand fan's arc runs over the face its two ends would span). When the
     card's turn is unknown, every turn it may have must hold such an index.
+    Detections whose id is in `own_marks` may be the card's own face marks
+    and do not count.
     """
     frames = _face_frames(a, b, axis, cfg)
     size = (a.size + b.size) / 2.0
@@ -366,7 +395,7 @@ def _index_on_face(a: Detection, b: Detection, others: list[Detection], axis: fl
     margin = (cfg.face_margin * size, cfg.face_margin_across * width)
     blocked: set[int] = set()
     for d in others:
-        if d is a or d is b or d.cls == BACK:
+        if d is a or d is b or d.cls == BACK or id(d) in own_marks:
             continue
         if _on_top(d, a, b, cfg):
             grow = margin
@@ -528,9 +557,55 @@ def _unlike_neighbours(a: Detection, b: Detection, diagonals: list[_Diagonal], c
     return min(_diagonal_off(span, r) for _, r in near) > cfg.diagonal_match
 
 
+def _other_corners(a: Detection, b: Detection, long_dir: float) -> tuple[tuple[float, float], ...]:
+    """The other two corners of the rectangle that index centres a and b span, long side along long_dir."""
+    ux, uy = math.cos(long_dir), math.sin(long_dir)
+    vx, vy = b.center[0] - a.center[0], b.center[1] - a.center[1]
+    along, across = vx * ux + vy * uy, -vx * uy + vy * ux
+    (ax, ay) = a.center
+    return (ax + along * ux, ay + along * uy), (ax - across * uy, ay + across * ux)
+
+
+def _own_marks(raw: list[Detection], dets: list[Detection], i: int, j: int, axis: float | None,
+               cfg: JoinConfig) -> frozenset[int]:
+    """For a pair of joker corners i-j, the ids (in `dets`) of the other joker boxes on its face
+    that are marks of that card's own, not the corner of a joker lying on top of it.
+
+    Many jokers print more than two corner marks: the word JOKER down or
+    across the face, a figure holding the letters (boxes unlike the corners
+    in size or shape as detected, `raw`, before jokers are sized by their
+    neighbours), or a star in all four corners (a box like the corners,
+    at one of the other two corners of the face).
+    """
+    a, b = dets[i], dets[j]
+    if a.cls not in FREE_SHAPE or b.cls not in FREE_SHAPE:
+        return frozenset()
+    frames = [f for f, _ in _face_frames(a, b, axis, cfg)]
+    size = (a.size + b.size) / 2.0
+    reach = cfg.step_tolerance * size
+    margin = (cfg.face_margin * size, cfg.face_margin_across * (_width(a) + _width(b)) / 2.0)
+    out = set()
+    for k, d in enumerate(dets):
+        if k in (i, j) or d.cls not in FREE_SHAPE:
+            continue
+        if _alike(raw[k], raw[i], raw[j], MARK_LIKENESS):
+            mark = any(math.dist(d.center, c) <= reach for f in frames for c in _other_corners(a, b, f))
+        else:
+            mark = any(_inside_face(d.center, a, b, f, margin) for f in frames)
+        if mark:
+            out.add(id(d))
+    return frozenset(out)
+
+
 def _candidate_pairs(
-    dets: list[Detection], cfg: JoinConfig, expected: float, diagonals: list[_Diagonal] | None = None
+    dets: list[Detection], cfg: JoinConfig, expected: float, diagonals: list[_Diagonal] | None = None,
+    raw: list[Detection] | None = None,
 ) -> list[_Pair]:
+    """Every pair of detections that may be one card's two corners, best fitting first.
+
+    `raw` are the detections as detected (`dets` may have jokers sized by their neighbours).
+    """
+    raw = raw or dets
     pairs: list[_Pair] = []
     middles = _fan_middles(dets, cfg)
     axes = _local_axes(dets, middles, cfg)
@@ -558,13 +633,17 @@ def _candidate_pairs(
             if not cfg.hand_fans and _off_a_fan(a, b, around, cfg):
                 continue
             cost = abs(math.log(ratio / expected)) + (cfg.cross_class_penalty if cross else 0.0)
-            if cost > cfg.max_cost or _is_fan_step(a, b, dets, cfg.step_tolerance * size, cfg.hand_fans):
+            if cost > cfg.max_cost:
+                continue
+            axis = _steady_axis(around)
+            own = _own_marks(raw, dets, i, j, axis, cfg)
+            if _is_fan_step(a, b, dets, cfg.step_tolerance * size, cfg.hand_fans, own):
                 continue
             if cfg.hand_fans and _in_a_chain(a, b, dets, cfg):
                 continue
             if diagonals and not cfg.hand_fans and _unlike_neighbours(a, b, diagonals, cfg):
                 continue
-            if not _index_on_face(a, b, dets, _steady_axis(around), cfg):
+            if not _index_on_face(a, b, dets, axis, cfg, own):
                 pairs.append(_Pair(cost, ratio, i, j))
     pairs.sort(key=lambda p: (p.cost, p.i, p.j))
     return pairs
@@ -661,13 +740,13 @@ def _fixed_ratios(faces: list[Detection], pairs: list[_Pair]) -> list[float]:
 def _first_pass(faces: list[Detection], cfg: JoinConfig) -> tuple[list[Detection], list[_Pair]]:
     """Faces with jokers sized by the fixed-shape indices near them, and the pairs the prior ratio joins."""
     sized = _free_sized(faces, _size_refs(faces), cfg.free_neighbours, cfg.free_size_trust)
-    return sized, _greedy(_candidate_pairs(sized, cfg, cfg.diagonal_ratio), len(sized))
+    return sized, _greedy(_candidate_pairs(sized, cfg, cfg.diagonal_ratio, raw=faces), len(sized))
 
 
 def estimate_diagonal_ratio(detections: list[Detection], config: JoinConfig | None = None) -> float | None:
     """Median corner-distance ratio of the photo's joined fixed-shape pairs, or None if too few."""
     cfg = config or JoinConfig()
-    dets = [d for d in dedupe(detections, cfg.duplicate_iou) if d.cls != BACK]
+    dets = [d for d in dedupe(detections, cfg.duplicate_iou, cfg.nested_joker) if d.cls != BACK]
     ratios = _fixed_ratios(*_first_pass(dets, cfg))
     return _median(ratios) if len(ratios) >= cfg.adapt_min_pairs else None
 
@@ -692,6 +771,30 @@ def _adapted(faces: list[Detection], cfg: JoinConfig) -> tuple[list[Detection], 
     return sized, expected, replace(cfg, max_cost=min(cfg.max_cost, cfg.adapted_max_cost)), diagonals
 
 
+def _face_marks(
+    faces: list[Detection], sized: list[Detection], chosen: list[_Pair], cfg: JoinConfig
+) -> dict[int, list[int]]:
+    """Per chosen pair of joker corners, the lone joker boxes that are its own face marks (`_own_marks`).
+
+    The detector boxes a joker's word or extra stars too, and each would
+    count as a card.
+    """
+    paired = {k for p in chosen for k in (p.i, p.j)}
+    lone = [k for k, d in enumerate(sized) if k not in paired and d.cls in FREE_SHAPE]
+    if not lone:
+        return {}
+    axes = _local_axes(sized, _fan_middles(sized, cfg), cfg)
+    marks: dict[int, list[int]] = {}
+    for n, p in enumerate(chosen):
+        (ca, sa, na), (cb, sb, nb) = axes[p.i], axes[p.j]
+        own = _own_marks(faces, sized, p.i, p.j, _steady_axis((ca + cb, sa + sb, na + nb)), cfg)
+        mine = [k for k in lone if id(sized[k]) in own]
+        if mine:
+            marks[n] = mine
+            lone = [k for k in lone if k not in mine]
+    return marks
+
+
 def join_corners(detections: list[Detection], config: JoinConfig | None = None) -> list[Card]:
     """Group corner detections into physical cards (one or two corners each).
 
@@ -700,18 +803,22 @@ def join_corners(detections: list[Detection], config: JoinConfig | None = None) 
     sorted top to bottom, then left to right, by their first corner.
     """
     cfg = config or JoinConfig()
-    dets = dedupe(detections, cfg.duplicate_iou)
+    dets = dedupe(detections, cfg.duplicate_iou, cfg.nested_joker)
     backs = [d for d in dets if d.cls == BACK]
     faces = [d for d in dets if d.cls != BACK]
     sized, expected, cfg, diagonals = _adapted(faces, cfg)
-    chosen = _greedy(_candidate_pairs(sized, cfg, expected, diagonals), len(sized))
-    paired: set[int] = set()
+    chosen = _greedy(_candidate_pairs(sized, cfg, expected, diagonals, faces), len(sized))
+    marks = _face_marks(faces, sized, chosen, cfg)
+    paired: set[int] = {k for ks in marks.values() for k in ks}
     cards: list[Card] = []
-    for p in chosen:
+    for n, p in enumerate(chosen):
         paired.update((p.i, p.j))
         a, b = faces[p.i], faces[p.j]
         first, second = sorted((a, b), key=lambda d: (d.center[0] + d.center[1]))
-        cards.append(_card_from((first, second)))
+        card = _card_from((first, second))
+        if n in marks:
+            card = replace(card, marks=tuple(faces[k] for k in marks[n]))
+        cards.append(card)
     for k, det in enumerate(faces):
         if k not in paired:
             cards.append(Card(cls=det.cls, conf=det.conf, corners=(det,)))

@@ -43,6 +43,7 @@ class Card:
     cls: str
     conf: float
     corners: tuple[Detection, ...] = field(default_factory=tuple)
+    marks: tuple[Detection, ...] = ()  # more boxes on its face that are its own (a joker's word), not cards
 
     @property
     def center(self) -> tuple[float, float]:

@@ -468,3 +468,53 @@ def test_red_threes_turned_like_the_melds_join_whatever_their_design_size():
             dets += card_corners("3R", 100 + k * CARD_W * 1.05 * scale, 100, angle=2.0 * (k - 1), scale=scale)
         threes = [c for c in join_corners(dets) if c.cls == "3R"]
         assert [len(c.corners) for c in threes] == [2, 2, 2]
+
+
+# Boxes the shipped model found on generated table photos (development rounds, seed 7), around jokers.
+# Many joker designs print more than two corner marks, and the model boxes those too.
+JOKER_WITH_WORDS_DOWN_ITS_SIDES = [  # stars in two corners, JOKER written down both long sides
+    ("JOKER", (360, 875, 382, 896)), ("JOKER", (426, 1032, 450, 1055)), ("2", (264, 1070, 282, 1110)),
+    ("5", (357, 827, 375, 867)), ("JOKER", (441, 893, 466, 959)), ("JOKER", (339, 973, 364, 1040)),
+]
+JOKER_WITH_A_WORD_AT_ITS_FOOT = [  # tiny cards: a star in each corner, JOKER across the top and bottom
+    ("7", (459, 178, 471, 199)), ("2", (335, 207, 347, 227)), ("JOKER", (391, 140, 402, 151)),
+    ("6", (390, 114, 402, 135)), ("7", (433, 263, 444, 283)), ("JOKER", (418, 236, 427, 246)),
+    ("7", (441, 234, 453, 255)), ("7", (467, 149, 479, 170)), ("7", (451, 205, 463, 226)),
+    ("JOKER", (384, 225, 407, 240)),
+]
+JOKER_ON_A_JOKER = [  # a fanned joker, the next joker whole on top of it: two jokers
+    ("JOKER", (611, 724, 644, 789)), ("A", (814, 713, 847, 756)), ("JOKER", (771, 831, 802, 893)),
+    ("A", (773, 594, 806, 641)), ("JOKER", (581, 642, 615, 711)), ("A", (792, 655, 825, 701)),
+]
+
+
+@pytest.mark.parametrize("items", [JOKER_WITH_WORDS_DOWN_ITS_SIDES, JOKER_WITH_A_WORD_AT_ITS_FOOT])
+def test_a_jokers_own_face_marks_are_not_more_jokers(items):
+    cards = join_corners(_dets(items))
+    jokers = [c for c in cards if c.cls == "JOKER"]
+    assert len(jokers) == 1
+    assert len(jokers[0].corners) == 2 and jokers[0].marks  # the word is kept with its card
+    assert sum(len(c.corners) + len(c.marks) for c in cards) == len(items)
+
+
+def test_a_joker_index_like_the_corners_on_a_jokers_face_is_another_joker():
+    assert counts(join_corners(_dets(JOKER_ON_A_JOKER))) == Counter({"A": 3, "JOKER": 2})
+
+
+def test_four_stars_of_one_joker_are_one_card():
+    # a design with a star in all four corners: the two stars that are no index lie at the face's other corners
+    tl, br = card_corners("JOKER", 300, 300, scale=2.0)
+    (x1, y1, x2, y2), (u1, v1, u2, v2) = tl.box, br.box
+    tr = Detection("JOKER", 0.8, (u1, y1, u2, y2))
+    bl = Detection("JOKER", 0.8, (x1, v1, x2, v2))
+    dets = [tl, br, tr, bl] + card_corners("Q", 500, 300, scale=2.0) + card_corners("9", 700, 300, scale=2.0)
+    assert counts(join_corners(dets)) == Counter({"JOKER": 1, "Q": 1, "9": 1})
+
+
+def test_joker_box_inside_another_joker_box_is_one_mark():
+    # stacked J-O-K-E-R letters boxed whole and in part: one corner (IoU below the duplicate threshold)
+    whole = Detection("JOKER", 0.64, (926, 362, 941, 410))
+    part = Detection("JOKER", 0.55, (929, 364, 939, 397))
+    assert dedupe([whole, part]) == [whole]
+    # two 7s of one column never lie inside each other, and are kept
+    assert len(dedupe([Detection("7", 0.6, (926, 362, 941, 410)), Detection("7", 0.5, (929, 364, 939, 397))])) == 2
