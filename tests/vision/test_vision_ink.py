@@ -95,3 +95,17 @@ def test_two_boxes_on_one_black_three_become_one_black_three():
     # class-aware NMS keeps a 3R and a 3B box on the same index; named by the ink they are one card
     found = _detect(_photo(), [[*RIGHT, 0.6, "3R"], [RIGHT[0] + 1, RIGHT[1], RIGHT[2] + 1, RIGHT[3], 0.5, "3B"]])
     assert [(d.cls, d.conf) for d in found] == [("3B", pytest.approx(0.6))]
+
+
+def test_a_dark_three_beside_a_plainly_red_one_is_black():
+    # warm light lifts a black index's redness a little; the photo's red 3 shows what red looks like there
+    warm_black = (40, 45, 70)
+    img = _photo(left_ink=warm_black, right_ink=RED)
+    assert 0.06 < ink_redness(_crop(img, LEFT)) <= 0.15
+    found = recolour_threes(img, [Detection("3R", 0.6, LEFT), Detection("3R", 0.8, RIGHT)])
+    assert sorted((d.box[0], d.cls) for d in found) == [(LEFT[0], "3B"), (RIGHT[0], "3R")]
+    # with no red 3 beside it (a lone 3, or another dark one), the model keeps its word
+    assert recolour_threes(img, [Detection("3R", 0.6, LEFT)]) == [Detection("3R", 0.6, LEFT)]
+    both_dark = _photo(left_ink=warm_black, right_ink=warm_black)
+    found = recolour_threes(both_dark, [Detection("3R", 0.6, LEFT), Detection("3R", 0.5, RIGHT)])
+    assert [d.cls for d in found] == ["3R", "3R"]
