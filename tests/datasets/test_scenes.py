@@ -182,3 +182,17 @@ def test_training_scenes_show_remastered_decks_more_often_than_generated_rounds_
     assert 0.27 < scene_share < 0.33
     assert 0.17 < round_share < 0.23
     assert 0.17 < scenes.count("barefoot") / draws < 0.23
+
+
+def test_remastered_training_tables_hold_more_wilds_than_traditional_ones():
+    # Remastered wilds (a small 20 or 50 under a big W) are the commonest misread: their melds show more of them.
+    from datasets.scenes.cardsets import family_cards, sample_table_melds
+
+    def wild_share(family: str) -> float:
+        roles = family_cards(family)
+        cards = [c for i in range(400) for m in sample_table_melds(np.random.default_rng([9, i]), roles, 6) for c in m]
+        return sum(c in roles.wilds for c in cards) / len(cards)
+
+    traditional, remastered = wild_share("traditional"), wild_share("remastered")
+    assert remastered > 1.5 * traditional
+    assert 0.05 < traditional < 0.2
