@@ -46,7 +46,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from vision.detection import Card, Detection, box_iou
+from vision.detection import Card, Detection, box_intersection, box_iou
 
 BACK = "BACK"
 
@@ -125,10 +125,8 @@ HAND_PHOTO = JoinConfig(hand_fans=True)  # the tolerances for a photo of hands (
 
 def _share_inside(inner: tuple[float, ...], outer: tuple[float, ...]) -> float:
     """How much of box `inner`'s area lies inside box `outer` (0..1)."""
-    ix = max(0.0, min(inner[2], outer[2]) - max(inner[0], outer[0]))
-    iy = max(0.0, min(inner[3], outer[3]) - max(inner[1], outer[1]))
     area = (inner[2] - inner[0]) * (inner[3] - inner[1])
-    return ix * iy / area if area > 0 else 1.0
+    return box_intersection(inner, outer) / area if area > 0 else 1.0
 
 
 def dedupe(detections: list[Detection], iou: float = 0.6, nested: float = 0.7) -> list[Detection]:

@@ -7,11 +7,16 @@ from dataclasses import dataclass, field
 Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in image pixels
 
 
-def box_iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    """Intersection over union of two xyxy boxes."""
+def box_intersection(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """Area shared by two xyxy boxes."""
     ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
     iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
+    return ix * iy
+
+
+def box_iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """Intersection over union of two xyxy boxes."""
+    inter = box_intersection(a, b)
     union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
     return inter / union if union > 0 else 0.0
 
