@@ -12,7 +12,9 @@ How (per deck, since a deck prints every index in the same place and size):
    starts and have its height (a "10" is two side-by-side glyphs); the suit pip
    is the nearest component under it in the same column. A joker's index is
    the chain of components growing from the top-left (stacked letters, a star,
-   a word).
+   a word); a compact mark (a star, a chip) grows only down its own column, so
+   a word printed beside it stays art, and where the two copies come out of
+   different sizes the larger is cut to the smaller's size from its corner.
 4. The bottom-right copy: the same search on the face turned 180 degrees,
    mapped back.
 Boxes that disagree with the deck's median box size are dropped and reported;
@@ -273,13 +275,15 @@ def _joker_box(comps: list[Comp], g: Geometry, w: int, h: int) -> Box | None:
     near = [c for c in comps if abs(c.x1 - g.left) < 1.2 * g.height and abs(c.y1 - g.top) < 0.8 * g.height and c.h >= 0.3 * g.height]
     if not near:
         return None
-    parts = [min(near, key=lambda c: abs(c.x1 - g.left) + abs(c.y1 - g.top))]
+    seed = min(near, key=lambda c: abs(c.x1 - g.left) + abs(c.y1 - g.top))
+    parts = [seed]
     gap = 0.4 * g.height
+    side_gap = 0.0 if _is_mark(seed) else gap  # a star or other mark grows only down its column (a word beside it is art)
     while True:
         x1, y1, x2, y2 = _union(parts)
         nxt = [
             c for c in comps
-            if c not in parts and c.x1 < x2 + gap and c.x2 > x1 - gap and c.y1 < y2 + gap and c.y2 > y1 - gap
+            if c not in parts and c.x1 < x2 + side_gap and c.x2 > x1 - side_gap and c.y1 < y2 + gap and c.y2 > y1 - gap
             and c.h < 1.6 * g.height
         ]
         if not nxt:
@@ -289,6 +293,11 @@ def _joker_box(comps: list[Comp], g: Geometry, w: int, h: int) -> Box | None:
     if box[2] - box[0] > 0.45 * w or box[3] - box[1] > 0.55 * h:
         return None
     return box
+
+
+def _is_mark(c: Comp) -> bool:
+    """A compact blob (a star, a ring, a chip) rather than a letter or a stack of them."""
+    return max(c.w, c.h) <= 1.4 * min(c.w, c.h)
 
 
 def _rotate_back(box: Box, w: int, h: int) -> Box:
@@ -342,6 +351,17 @@ def _same_size(a: Box, b: Box) -> bool:
     return abs(ha - hb) <= 0.15 * ha + 2 and abs(wa - wb) <= 0.25 * wa + 2
 
 
+def _matched_copies(top: Box, bottom: Box) -> list[Box]:
+    """A joker's two printed indices are the same size; where the boxes found differ, the larger grew into
+    art beside the mark, so it is cut to the smaller one's size from its own card corner."""
+    if _same_size(top, bottom):
+        return [top, bottom]
+    tw, th, bw, bh = top[2] - top[0], top[3] - top[1], bottom[2] - bottom[0], bottom[3] - bottom[1]
+    if tw * th <= bw * bh:
+        return [top, (bottom[2] - tw, bottom[3] - th, bottom[2], bottom[3])]
+    return [(top[0], top[1], top[0] + bw, top[1] + bh), bottom]
+
+
 def find_deck_corners(deck: Deck, suits: dict[int, str] | None = None) -> CornerReport:
     """Fill every face's `corners` from its artwork (in place); drop faces whose boxes fail the checks.
 
@@ -367,7 +387,8 @@ def find_deck_corners(deck: Deck, suits: dict[int, str] | None = None) -> Corner
     for face in all_faces:
         h, w = face.image.shape[:2]
         if face.cls == "JOKER":
-            boxes[id(face)] = face_corners(face.image, g, joker=True)
+            out = face_corners(face.image, g, joker=True)
+            boxes[id(face)] = _matched_copies(*out) if len(out) == 2 else out
             continue
         out = []
         for turn in (0, 1):

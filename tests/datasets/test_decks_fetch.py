@@ -62,6 +62,39 @@ def test_corner_finder_places_a_pip_that_touches_other_art():
     assert max(abs(p - q) for p, q in zip(face.corners[0], known[id(face)][0])) <= 4
 
 
+def _joker_design(face: CardFace, mark_at: tuple[int, int], size: int, art_under_second: bool) -> np.ndarray:
+    """Paper with a round mark at `mark_at` and the word JOKER printed beside it, the same turned 180 degrees
+    (optionally with a blob of art just under that second mark, in its own upright view)."""
+    paper = np.full_like(face.image, 255)
+    x, y = mark_at
+    for turn in (0, 1):
+        cv2.circle(paper, (x + size // 2, y + size // 2), size // 2, (20, 20, 24, 255), -1)
+        for k in range(5):  # letters of the word, close beside the mark
+            lx = x + size + 4 + k * (size // 2 + 3)
+            cv2.rectangle(paper, (lx, y), (lx + size // 2, y + size), (20, 20, 24, 255), -1)
+        if turn == 1 and art_under_second:
+            cv2.rectangle(paper, (x, y + size + 3), (x + size, y + 2 * size), (20, 20, 24, 255), -1)
+        paper = np.ascontiguousarray(paper[::-1, ::-1])
+    return paper
+
+
+def test_a_jokers_mark_is_its_index_not_the_word_beside_it():
+    deck = simple_deck(0)
+    find_deck_corners(deck)
+    g = deck.faces["5"][0].corners[0]
+    size = (g[3] - g[1]) // 2  # about the height of a rank glyph
+    joker = deck.faces["JOKER"][0]
+    h, w = joker.image.shape[:2]
+    joker.image = _joker_design(joker, (g[0], g[1]), size, art_under_second=True)
+    report = find_deck_corners(deck)
+    assert report.ok and joker in deck.faces["JOKER"]
+    top, bottom = joker.corners
+    # the mark alone: not the word beside it, and the second copy not grown into the art under it
+    assert top[2] - top[0] <= size + 3 and top[3] - top[1] <= size + 3
+    assert abs(top[0] - g[0]) <= 2 and abs(top[1] - g[1]) <= 2
+    assert bottom == (w - top[2], h - top[3], w - top[0], h - top[1])
+
+
 def test_corner_finder_rejects_a_deck_without_indices():
     blank = np.full((350, 250, 4), 255, np.uint8)
     faces = {cls: [CardFace(cls, blank.copy(), [], "blank")] for cls in ("2", "5", "9", "K")}
