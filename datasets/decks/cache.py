@@ -19,6 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from datasets.decks.corners import CORNER_RULES
 from datasets.faces import CardFace, Deck
 
 DECK_FILE = "deck.json"
@@ -56,6 +57,7 @@ class StoredDeck:
     note: str = ""
     faces: list[StoredFace] = field(default_factory=list)
     backs: list[str] = field(default_factory=list)
+    corner_rules: int = 1  # the CORNER_RULES its boxes were found with (decks stored before the field: 1)
 
 
 def write_png(path: Path, rgba: np.ndarray) -> None:
@@ -80,7 +82,7 @@ def save_deck(root: Path, deck: Deck, face_files: list[str] | None = None, in_de
     """Write a deck's faces and backs as PNGs plus deck.json under root/<deck.name>/; returns that folder."""
     folder = root / deck.name
     folder.mkdir(parents=True, exist_ok=True)
-    stored = StoredDeck(deck.name, deck.family, deck.source, deck.licence, in_default_mix, note)
+    stored = StoredDeck(deck.name, deck.family, deck.source, deck.licence, in_default_mix, note, corner_rules=CORNER_RULES)
     i = 0
     for cls, faces in deck.faces.items():
         for face in faces:

@@ -32,6 +32,7 @@ import numpy as np
 from datasets.faces import Box, CardFace, Deck
 
 NUMBER_CLASSES = ("2", "3R", "3B", "4", "5", "6", "7", "8", "9")
+CORNER_RULES = 2  # raised whenever the boxes found change, so that decks cached before are rendered again
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@
 Per source: download the package with the registry's own client (apt-get
 download, npm pack, pip download), unpack it (dpkg -x, tar, zip), check the
 licence its files state, then render each deck, find its corner boxes and
-store it. Anything already in the cache is skipped. A source that fails is
+store it. Anything already in the cache is skipped, unless its corner boxes
+were found by older rules (`CORNER_RULES`). A source that fails is
 reported and the others go on.
 """
 
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Protocol
 
 from datasets.decks import cache as cache_mod
-from datasets.decks.corners import find_deck_corners
+from datasets.decks.corners import CORNER_RULES, find_deck_corners
 from datasets.decks.simple import class_of
 from datasets.decks.sources import DeckEntry, Source
 from datasets.faces import CardFace, Deck
@@ -181,7 +182,8 @@ def fetch_source(src: Source, root: Path, reporter: Reporter) -> SourceResult:
         return result
     reporter.decks_found(len(entries))
     for entry in entries:
-        if cache_mod.read_stored(root / entry.name) is not None:
+        stored = cache_mod.read_stored(root / entry.name)
+        if stored is not None and stored.corner_rules == CORNER_RULES:
             result.skipped.append(entry.name)
             reporter.deck_done(entry.name, "cached")
             continue

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import subprocess
 import tarfile
 from pathlib import Path
@@ -14,7 +15,7 @@ import pytest
 from datasets.decks import fetched_decks, procedural_decks, simple_deck
 from datasets.decks import sources as sources_mod
 from datasets.decks.cache import load_deck, save_deck
-from datasets.decks.corners import find_deck_corners
+from datasets.decks.corners import CORNER_RULES, find_deck_corners
 from datasets.decks.fetch import fetch_all
 from datasets.decks.render import face as to_face
 from datasets.decks.simple import RANKS, SUITS
@@ -201,3 +202,13 @@ def test_fetch_decks_command_warns_writes_sheet_and_skips_cached(tmp_path: Path,
     code = main(["dataset", "fetch-decks", "--cache", str(tmp_path / "decks"), "--sheet", str(sheet)])
     assert code == 0
     assert "local: 0 rendered, 1 already cached" in capsys.readouterr().out
+
+    # a deck whose boxes were found by older corner rules is rendered again
+    deck_json = next((tmp_path / "decks").glob("*/deck.json"))
+    stored = json.loads(deck_json.read_text())
+    del stored["corner_rules"]
+    deck_json.write_text(json.dumps(stored))
+    code = main(["dataset", "fetch-decks", "--cache", str(tmp_path / "decks"), "--sheet", str(sheet)])
+    assert code == 0
+    assert "local: 1 rendered" in capsys.readouterr().out
+    assert json.loads(deck_json.read_text())["corner_rules"] == CORNER_RULES
