@@ -11,7 +11,9 @@ surer box stays. Where the indices found come out small (their median height
 under `zoom_below` of `index_target` working pixels), the photo is read once
 more, enlarged so that they reach about `index_target`, and that reading
 replaces the first: the model misreads small indices far more often than
-ones near the height it reads best. Last, a 3 whose ink is clearly red or
+ones near the height it reads best. Likewise, where they come out large (over
+`shrink_above` of `index_target`: cards photographed close up), the photo is
+read again shrunk to that height. Last, a 3 whose ink is clearly red or
 black is named by its ink (`vision/ink.py`).
 """
 
@@ -46,6 +48,7 @@ class InferenceConfig:
     index_target: float | None = 48.0  # working px: indices smaller than zoom_below of this are read again enlarged (None: never)
     zoom_below: float = 0.75  # share of index_target under which a photo's median index counts as small
     max_zoom: float = 2.0  # at most this much larger than the first working size
+    shrink_above: float | None = 4 / 3  # share of index_target over which a photo's median index counts as large (None: never)
     ink_threes: bool = True  # a 3 whose ink is clearly red or black is named by it (vision/ink.py)
     device: str = "cpu"
 
@@ -93,6 +96,8 @@ def zoom_for(dets: list[Detection], config: InferenceConfig) -> float:
     if not sizes:
         return 1.0
     median = float(np.median(sizes))
+    if config.shrink_above and median > config.index_target * config.shrink_above:
+        return config.index_target / median
     if median >= config.index_target * config.zoom_below:
         return 1.0
     return min(config.max_zoom, config.index_target / max(median, 1.0))
@@ -127,7 +132,7 @@ class Detector:
         scale = min(1.0, cfg.max_side / max(height, width))
         dets = self._read(_resized(image, scale))
         zoom = zoom_for(dets, cfg)
-        if zoom > 1.0:
+        if zoom != 1.0:
             scale *= zoom
             dets = self._read(_resized(image, scale))
         dets = _unshrunk(dets, scale)

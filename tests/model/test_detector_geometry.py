@@ -91,12 +91,13 @@ def test_without_the_coarse_pass_the_photo_is_read_once():
 
 
 class _SharpEyedModel:
-    """Reads one index (given in a 600 px wide photo's pixels) as a 9 when it is at least 40 px tall, else as a 6."""
+    """Reads one index (given in a 600 px wide photo's pixels) as a 9 when its height is within `sharp`, else as a 6."""
 
     names = {i: n for i, n in enumerate(CLASS_NAMES)}
 
-    def __init__(self, index_box):
+    def __init__(self, index_box, sharp=(40.0, float("inf"))):
         self.index_box = index_box
+        self.sharp = sharp
         self.sizes = []
 
     def predict(self, crops, imgsz, **_):
@@ -105,7 +106,7 @@ class _SharpEyedModel:
             self.sizes.append(crop.shape[1])
             f = crop.shape[1] / 600
             x1, y1, x2, y2 = (v * f for v in self.index_box)
-            cls = "9" if y2 - y1 >= 40 else "6"
+            cls = "9" if self.sharp[0] <= y2 - y1 <= self.sharp[1] else "6"
             out.append(_Result([[x1, y1, x2, y2, 0.9 if cls == "9" else 0.5, CLASS_NAMES.index(cls)]]))
         return out
 
@@ -124,6 +125,26 @@ def test_a_photo_of_indices_near_the_aimed_height_is_read_once():
     found = Detector(model, InferenceConfig()).detect(np.zeros((400, 600, 3), np.uint8))
     assert model.sizes == [600, 300]
     assert [d.cls for d in found] == ["9"]
+
+
+def test_a_photo_of_large_indices_is_read_again_shrunk_and_that_reading_counts():
+    box = (200, 100, 260, 260)  # 160 px tall: too tall for the model even in the half-size pass (80 px)
+    model = _SharpEyedModel(box, sharp=(36.0, 64.0))  # reads well only near the aimed height
+    found = Detector(model, InferenceConfig()).detect(np.zeros((400, 600, 3), np.uint8))
+    assert model.sizes == [600, 300, 180, 90]  # read (and at half size), then shrunk to 48/160
+    assert [d.cls for d in found] == ["9"]
+    assert found[0].box == pytest.approx(box, abs=1.5)  # in the photo's own pixels
+    # with shrinking turned off the large index stays misread
+    model = _SharpEyedModel(box, sharp=(36.0, 64.0))
+    found = Detector(model, InferenceConfig(shrink_above=None)).detect(np.zeros((400, 600, 3), np.uint8))
+    assert model.sizes == [600, 300] and [d.cls for d in found] == ["6"]
+
+
+def test_the_shrinking_leaves_indices_near_the_aimed_height_alone():
+    config = InferenceConfig()
+    assert zoom_for([Detection("7", 0.9, (0, 0, 30, 60))], config) == 1.0  # 60 px: under 64
+    assert zoom_for([Detection("7", 0.9, (0, 0, 50, 96))], config) == pytest.approx(0.5)
+    assert zoom_for([Detection("7", 0.9, (0, 0, 50, 96))], InferenceConfig(shrink_above=None)) == 1.0
 
 
 def test_the_enlargement_ignores_unsure_boxes_and_is_capped():
