@@ -85,7 +85,8 @@ def _resized(image: np.ndarray, scale: float) -> np.ndarray:
 
 
 def zoom_for(dets: list[Detection], config: InferenceConfig) -> float:
-    """How much to enlarge a working image whose detections are `dets` (1.0: not at all).
+    """How much to scale a working image whose detections are `dets` before reading it again:
+    over 1 enlarges small indices, under 1 shrinks large ones, 1.0 leaves it as read.
 
     Only boxes at least as sure as the product's threshold (0.3 at the lowest)
     count, so an evaluation's low-confidence tail cannot sway the choice.
