@@ -11,7 +11,10 @@ Geometry used (all in units of the index size, so it holds at any scale):
   centre distance / index size is near `diagonal_ratio` (about 3.7 on real
   phone close-ups of poker cards, 5.1 on our drawn simple deck, 3.0 for its
   tall joker index), so the window is wide and the ratio is re-estimated
-  from each photo's own pairs; a joker's mark (letters, star, word) varies
+  from each photo's own pairs; a deck printing a lone small digit beside
+  wider or taller indices (a 10, a wild) shows a second, longer ratio, and
+  each run of alike ratios longer than the photo's median is expected too
+  (shorter runs are not: steps of fans join at short spans); a joker's mark (letters, star, word) varies
   too much for its box to give the card's size or turn, so a joker takes
   them from the cards nearest it (their diagonals, else their index sizes,
   and their index shapes);
@@ -31,7 +34,10 @@ Geometry used (all in units of the index size, so it holds at any scale):
   diagonal apart, but span no card;
 - a pair with another index lying on the segment between them, or one more
   step beyond either end, is steps of a fan (two cards), not one card: the
-  segment between a card's corners runs over its own face;
+  segment between a card's corners runs over its own face; on a table, a
+  natural pair with one more index of its rank one even step on, in line,
+  is two steps of its meld's column (one meld per rank; small indices make
+  a column's steps as many index sizes long as a card's diagonal);
 - in a photo of hands (`HAND_PHOTO`: leftover cards), neighbours of one rank
   in a sorted hand may lie as far apart as a large-index card's corners: a
   pair whose chain runs on past both ends is a step of the fan, and any
@@ -90,9 +96,13 @@ class JoinConfig:
     max_cost: float = 0.95  # |ln(ratio / expected)| plus penalties (1.6-10.9 index sizes around 4.2)
     adapted_max_cost: float = 0.65  # the same once the photo's own pairs gave the expected ratio
     clear_aspect: float = 1.4  # box h/w (or w/h) from which orientation is trusted
+    direction_lo: float = 5.0  # degrees: a card's diagonal runs at least this far off its indices' long side ...
+    direction_hi: float = 84.0  # ... and at most this far
     max_aspect_ratio: float = 1.6  # the two corners of a card are boxes of one shape
     adapt: bool = True  # re-estimate diagonal_ratio from this photo's pairs
     adapt_min_pairs: int = 2
+    modes_above: bool = True
+    mode_gap: float = 1.1  # sorted pair ratios this near each other (factor) form one more expected ratio (1: off)
     duplicate_iou: float = 0.6  # overlapping boxes of any class are one detection
     nested_joker: float = 0.7  # ... and so are joker boxes this much (of the smaller's area) inside each other
     cross_class_penalty: float = 0.2
@@ -105,6 +115,9 @@ class JoinConfig:
     chain_reach: float = 2.1  # index sizes: the next card of a fan has its index closer than this
     step_length: tuple[float, float] = (0.5, 1.6)  # a fan's next step, as a share of the step a-b
     step_turn: float = 30.0  # degrees a fan (an arc) may turn from one step to the next
+    column_turn: float = 15.0  # tables: a natural pair with one more index of its rank this straight on (degrees;
+    column_step: tuple[float, float] = (0.8, 1.25)  # 0: off), one even step (this share of its length) beyond
+    # either end, is two steps of a meld's column, not a card (cards lying apart seldom line up so)
     hand_fans: bool = False  # a photo of hands (leftover cards): chains of equal steps are fans
     face_angle: float = 35.0  # degrees between a card's diagonal and its long side (index centres)
     face_margin: float = 0.25  # index sizes: the card's face reaches this far beyond its index centres,
@@ -163,7 +176,7 @@ def _width(det: Detection) -> float:
     return min(x2 - x1, y2 - y1)
 
 
-def _direction_ok(a: Detection, b: Detection, clear_aspect: float) -> bool:
+def _direction_ok(a: Detection, b: Detection, clear_aspect: float, window: tuple[float, float] = (5.0, 84.0)) -> bool:
     """Whether the line a-b can be the diagonal of a card with these index boxes.
 
     Only rejects when both boxes agree on a clear orientation and the line
@@ -179,9 +192,10 @@ def _direction_ok(a: Detection, b: Detection, clear_aspect: float) -> bool:
     # angle of the line from the vertical, 0..90 degrees
     phi = math.degrees(math.atan2(abs(dx), abs(dy)))
     same_sign = dx * dy > 0
+    lo, hi = window  # degrees off the index's long side
     if portrait:
-        return same_sign and 5.0 <= phi <= 84.0
-    return (not same_sign) and 6.0 <= phi <= 85.0
+        return same_sign and lo <= phi <= hi
+    return (not same_sign) and lo <= 90.0 - phi <= hi
 
 
 def _classes_match(a: str, b: str) -> tuple[bool, bool]:
@@ -247,27 +261,37 @@ def _is_fan_step(a: Detection, b: Detection, others: list[Detection], tol: float
     return False
 
 
-def _next_step(a: Detection, b: Detection, others: list[Detection], cfg: JoinConfig) -> bool:
-    """Whether, beyond b as seen from a, another index like them lies one more step on.
+def _step_on(a: Detection, b: Detection, others: list[Detection], cfg: JoinConfig,
+             same_rank: bool = False) -> Detection | None:
+    """The index like a and b lying one more step on beyond b, as seen from a, if any.
 
     A fan (a hand of cards, a column of a meld) shows its indices as a chain
-    of about equal steps along a line or an arc.
+    of about equal steps along a line or an arc. With `same_rank`, only an
+    index of a's or b's class counts (a meld's column), within `column_turn` degrees.
     """
     vx, vy = b.center[0] - a.center[0], b.center[1] - a.center[1]
     length = math.hypot(vx, vy)
     size = (a.size + b.size) / 2.0
-    lo, hi = cfg.step_length
+    lo, hi = cfg.column_step if same_rank else cfg.step_length
+    turn = cfg.column_turn if same_rank else cfg.step_turn
     for d in others:
         if d is a or d is b or d.cls == BACK or max(d.size, size) / max(min(d.size, size), 1e-6) > cfg.max_size_ratio:
+            continue
+        if same_rank and d.cls not in (a.cls, b.cls):
             continue
         wx, wy = d.center[0] - b.center[0], d.center[1] - b.center[1]
         step = math.hypot(wx, wy)
         if not lo * length <= step <= hi * length:
             continue
         cos = (vx * wx + vy * wy) / (length * step)
-        if cos >= math.cos(math.radians(cfg.step_turn)):
-            return True
-    return False
+        if cos >= math.cos(math.radians(turn)):
+            return d
+    return None
+
+
+def _next_step(a: Detection, b: Detection, others: list[Detection], cfg: JoinConfig) -> bool:
+    """Whether, beyond b as seen from a, another index like them lies one more step on."""
+    return _step_on(a, b, others, cfg) is not None
 
 
 def _in_a_chain(a: Detection, b: Detection, others: list[Detection], cfg: JoinConfig) -> bool:
@@ -596,11 +620,12 @@ def _own_marks(raw: list[Detection], dets: list[Detection], i: int, j: int, axis
 
 
 def _candidate_pairs(
-    dets: list[Detection], cfg: JoinConfig, expected: float, diagonals: list[_Diagonal] | None = None,
+    dets: list[Detection], cfg: JoinConfig, expected: tuple[float, ...], diagonals: list[_Diagonal] | None = None,
     raw: list[Detection] | None = None,
 ) -> list[_Pair]:
     """Every pair of detections that may be one card's two corners, best fitting first.
 
+    A pair's fit is how near its ratio lies to the nearest of the `expected` ones.
     `raw` are the detections as detected (`dets` may have jokers sized by their neighbours).
     """
     raw = raw or dets
@@ -624,13 +649,13 @@ def _candidate_pairs(
             ra, rb = _aspect(a), _aspect(b)
             if max(ra, rb) / min(ra, rb) > cfg.max_aspect_ratio:
                 continue
-            if not _direction_ok(a, b, cfg.clear_aspect):
+            if not _direction_ok(a, b, cfg.clear_aspect, (cfg.direction_lo, cfg.direction_hi)):
                 continue
             (ca, sa_, na), (cb, sb_, nb) = axes[i], axes[j]
             around = (ca + cb, sa_ + sb_, na + nb)  # the fans near either corner
             if not cfg.hand_fans and _off_a_fan(a, b, around, cfg):
                 continue
-            cost = abs(math.log(ratio / expected)) + (cfg.cross_class_penalty if cross else 0.0)
+            cost = min(abs(math.log(ratio / e)) for e in expected) + (cfg.cross_class_penalty if cross else 0.0)
             if cost > cfg.max_cost:
                 continue
             axis = _steady_axis(around)
@@ -639,6 +664,10 @@ def _candidate_pairs(
                 continue
             if cfg.hand_fans and _in_a_chain(a, b, dets, cfg):
                 continue
+            if not cfg.hand_fans and cfg.column_turn > 0 and a.cls not in WANDERING and (
+                _step_on(a, b, dets, cfg, same_rank=True) or _step_on(b, a, dets, cfg, same_rank=True)
+            ):
+                continue  # a step of a meld's column: its rank goes on one more even step
             if diagonals and not cfg.hand_fans and _unlike_neighbours(a, b, diagonals, cfg):
                 continue
             if not _index_on_face(a, b, dets, axis, cfg, own):
@@ -738,7 +767,7 @@ def _fixed_ratios(faces: list[Detection], pairs: list[_Pair]) -> list[float]:
 def _first_pass(faces: list[Detection], cfg: JoinConfig) -> tuple[list[Detection], list[_Pair]]:
     """Faces with jokers sized by the fixed-shape indices near them, and the pairs the prior ratio joins."""
     sized = _free_sized(faces, _size_refs(faces), cfg.free_neighbours, cfg.free_size_trust)
-    return sized, _greedy(_candidate_pairs(sized, cfg, cfg.diagonal_ratio, raw=faces), len(sized))
+    return sized, _greedy(_candidate_pairs(sized, cfg, (cfg.diagonal_ratio,), raw=faces), len(sized))
 
 
 def estimate_diagonal_ratio(detections: list[Detection], config: JoinConfig | None = None) -> float | None:
@@ -749,24 +778,45 @@ def estimate_diagonal_ratio(detections: list[Detection], config: JoinConfig | No
     return _median(ratios) if len(ratios) >= cfg.adapt_min_pairs else None
 
 
-def _adapted(faces: list[Detection], cfg: JoinConfig) -> tuple[list[Detection], float, JoinConfig, list[_Diagonal]]:
-    """The faces to join (jokers resized), the expected ratio, the tolerances and the card diagonals for this photo.
+def _modes(ratios: list[float], gap: float, least: int) -> list[float]:
+    """Medians of the runs of sorted ratios whose neighbours lie within factor `gap`, of `least` or more."""
+    runs: list[list[float]] = []
+    for r in sorted(ratios):
+        if runs and r <= runs[-1][-1] * gap:
+            runs[-1].append(r)
+        else:
+            runs.append([r])
+    return [_median(run) for run in runs if len(run) >= least]
+
+
+def _adapted(
+    faces: list[Detection], cfg: JoinConfig
+) -> tuple[list[Detection], tuple[float, ...], JoinConfig, list[_Diagonal]]:
+    """The faces to join (jokers resized), the expected ratios, the tolerances and the card diagonals for this photo.
 
     With enough fixed-shape cards joined by the prior, their median ratio
     becomes the expected one (a tighter window), each joker takes the
     size that puts its corners one diagonal of the cards nearest it apart,
     and those cards' diagonals are what a pair near them must look like.
+    A deck whose indices differ in size from rank to rank (a small single
+    digit, a wide 10, a tall wild) shows several ratios in one photo: each
+    run of `adapt_min_pairs` or more alike ratios is expected too.
     """
     sized, first = _first_pass(faces, cfg)
     ratios = _fixed_ratios(sized, first)
     if not cfg.adapt or len(ratios) < cfg.adapt_min_pairs:
-        return sized, cfg.diagonal_ratio, cfg, []
-    # stay inside the window: one odd photo must not drag it away
-    expected = min(max(_median(ratios), cfg.min_ratio + 0.9), cfg.max_ratio - 0.6)
-    fitting = [p for p in first if abs(math.log(p.ratio / expected)) <= cfg.adapted_max_cost]
+        return sized, (cfg.diagonal_ratio,), cfg, []
+
+    def inside(r: float) -> float:  # stay inside the window: one odd photo must not drag it away
+        return min(max(r, cfg.min_ratio + 0.9), cfg.max_ratio - 0.6)
+
+    expected = inside(_median(ratios))
+    also = [inside(m) for m in _modes(ratios, cfg.mode_gap, cfg.adapt_min_pairs) if cfg.mode_gap > 1.0 and (m > expected or not cfg.modes_above)]
+    wanted = (expected, *also)
+    fitting = [p for p in first if min(abs(math.log(p.ratio / e)) for e in wanted) <= cfg.adapted_max_cost]
     diagonals = _diagonals(sized, fitting)
     sized = _free_sized(faces, _pair_refs(sized, first, expected), cfg.free_neighbours)
-    return sized, expected, replace(cfg, max_cost=min(cfg.max_cost, cfg.adapted_max_cost)), diagonals
+    return sized, wanted, replace(cfg, max_cost=min(cfg.max_cost, cfg.adapted_max_cost)), diagonals
 
 
 def _face_marks(

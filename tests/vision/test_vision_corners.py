@@ -518,3 +518,45 @@ def test_joker_box_inside_another_joker_box_is_one_mark():
     assert dedupe([whole, part]) == [whole]
     # two 7s of one column never lie inside each other, and are kept
     assert len(dedupe([Detection("7", 0.6, (926, 362, 941, 410)), Detection("7", 0.5, (929, 364, 939, 397))])) == 2
+
+
+def _small_index_column(cls: str, n: int, x: float, rng: random.Random, *, step: float = 26.0, drift: float = 6.0,
+                        index_share: float = 0.45, jitter: float = 0.0) -> list[Detection]:
+    """A meld fanned downwards (drifting `drift` sideways per card), its indices `index_share` of the usual size
+    (a deck printing a lone small digit), each card laid by hand (up to `jitter` off its place)."""
+    dets = []
+    for k in range(n):
+        cx, cy = x + k * drift + rng.uniform(-jitter, jitter), 100 + k * step + rng.uniform(-jitter, jitter)
+        which = "both" if k == n - 1 else "tl"
+        dets += [Detection(d.cls, d.conf, _shrink(d.box, index_share)) for d in card_corners(cls, cx, cy, which=which)]
+    return dets
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_small_index_columns_laid_by_hand_do_not_pair_neighbours_along_them(seed):
+    # a small index makes the steps of a column about as many index sizes long as a card's diagonal usually is;
+    # a pair with one more index of its rank one step on is a step of the column, not a card
+    rng = random.Random(seed)
+    dets = _small_index_column("7", 8, 100, rng, jitter=2.0) + _small_index_column("8", 6, 200, rng, jitter=2.0)
+    assert counts(join_corners(dets)) == Counter({"7": 8, "8": 6})
+    # the rule is what holds them apart: without it, some of these tables lose cards
+    if seed in (0, 1):
+        rng = random.Random(seed)
+        dets = _small_index_column("7", 8, 100, rng, jitter=2.0) + _small_index_column("8", 6, 200, rng, jitter=2.0)
+        assert counts(join_corners(dets, JoinConfig(column_turn=0.0))) != Counter({"7": 8, "8": 6})
+
+
+@pytest.mark.parametrize("melds", [
+    [["10"] * 4, ["WILD20"], ["4"] * 4, ["WILD50"], ["6"] * 5, ["2"], ["Q"] * 3],
+    [["4"] * 4, ["6"] * 5, ["9"] * 3, ["WILD50"], ["WILD20"], ["10"] * 3, ["2"]],
+])
+def test_a_deck_whose_digits_print_smaller_than_its_other_indices_joins_both(melds):
+    # one deck, two index sizes (a lone digit beside a wide 10 and tall wilds): the digits' cards span twice as
+    # many index sizes as the rest, more than the photo's usual ratio allows
+    dets: list[Detection] = []
+    for m, ranks in enumerate(melds):
+        share = 0.45 if ranks[0] in ("4", "6", "9") else 1.0
+        dets += [Detection(d.cls, d.conf, _shrink(d.box, share)) for d in column(ranks, 100 + m * (CARD_W + 12), 100)]
+    truth = Counter(r for ranks in melds for r in ranks)
+    assert counts(join_corners(dets)) == truth
+    assert counts(join_corners(dets, JoinConfig(mode_gap=1.0))) != truth
