@@ -32,7 +32,8 @@ import numpy as np
 from datasets.faces import Box, CardFace, Deck
 
 NUMBER_CLASSES = ("2", "3R", "3B", "4", "5", "6", "7", "8", "9")
-CORNER_RULES = 2  # raised whenever the boxes found change, so that decks cached before are rendered again
+CORNER_RULES = 3  # raised whenever the boxes found change, so that decks cached before are rendered again
+JOKER_WIDTH = 0.9  # share of the face's width a joker's index may span: a word printed across the top, whole
 
 
 @dataclass(frozen=True)
@@ -258,9 +259,9 @@ def index_parts(image: np.ndarray, g: Geometry) -> tuple[Box | None, Box | None]
 
 def index_box(image: np.ndarray, g: Geometry, joker: bool = False) -> Box | None:
     """The index box of the face's top-left corner (rank + pip under it), or None when none is found."""
-    if joker:
+    if joker:  # its word may run across the card's top
         h, w = image.shape[:2]
-        return _joker_box(components(image, height_frac=0.6), g, w, h)
+        return _joker_box(components(image, width_frac=JOKER_WIDTH, height_frac=0.6), g, w, h)
     rank, pip = index_parts(image, g)
     if rank is None:
         return None
@@ -291,7 +292,7 @@ def _joker_box(comps: list[Comp], g: Geometry, w: int, h: int) -> Box | None:
             break
         parts += nxt
     box = _union(parts)
-    if box[2] - box[0] > 0.45 * w or box[3] - box[1] > 0.55 * h:
+    if box[2] - box[0] > JOKER_WIDTH * w or box[3] - box[1] > 0.55 * h:
         return None
     return box
 

@@ -96,6 +96,29 @@ def test_a_jokers_mark_is_its_index_not_the_word_beside_it():
     assert bottom == (w - top[2], h - top[3], w - top[0], h - top[1])
 
 
+def test_a_joker_word_printed_across_the_top_is_boxed_whole():
+    # a design with no corner mark: "Joker" in large letters across the card's top, art below, no second copy
+    deck = simple_deck(0)
+    find_deck_corners(deck)
+    g = deck.faces["5"][0].corners[0]
+    height = (g[3] - g[1]) // 2  # about the height of a rank glyph
+    joker = deck.faces["JOKER"][0]
+    h, w = joker.image.shape[:2]
+    paper = np.full_like(joker.image, 255)
+    step = round(0.13 * w)  # five letters, spaced as a word, running past half the card's width
+    for k in range(5):
+        x = g[0] + k * step
+        cv2.rectangle(paper, (x, g[1]), (x + 2 * step // 3, g[1] + height), (20, 20, 24, 255), -1)  # taller than wide
+    cv2.circle(paper, (w // 2, h * 2 // 3), w // 4, (40, 90, 200, 255), -1)  # the art
+    joker.image = paper
+    report = find_deck_corners(deck)
+    assert report.ok and joker in deck.faces["JOKER"]
+    assert len(joker.corners) == 1
+    x1, y1, x2, y2 = joker.corners[0]
+    assert abs(x1 - g[0]) <= 2 and x2 >= g[0] + 4 * step + 2 * step // 3 - 2  # from the first letter to the last
+    assert y2 - y1 <= height + 2  # one line of letters: none of the art under it
+
+
 def test_corner_finder_rejects_a_deck_without_indices():
     blank = np.full((350, 250, 4), 255, np.uint8)
     faces = {cls: [CardFace(cls, blank.copy(), [], "blank")] for cls in ("2", "5", "9", "K")}
