@@ -79,16 +79,23 @@ def _joker_design(face: CardFace, mark_at: tuple[int, int], size: int, art_under
     return paper
 
 
-def test_a_jokers_mark_is_its_index_not_the_word_beside_it():
+def _redrawn_joker(draw) -> tuple[CardFace, tuple[int, ...], int]:
+    """A drawn deck whose first joker `draw(joker, rank_box, glyph_height)` paints anew, its corners found
+    again: (that joker, the 5's index box, the height of a rank glyph)."""
     deck = simple_deck(0)
     find_deck_corners(deck)
     g = deck.faces["5"][0].corners[0]
     size = (g[3] - g[1]) // 2  # about the height of a rank glyph
     joker = deck.faces["JOKER"][0]
-    h, w = joker.image.shape[:2]
-    joker.image = _joker_design(joker, (g[0], g[1]), size, art_under_second=True)
+    joker.image = draw(joker, g, size)
     report = find_deck_corners(deck)
     assert report.ok and joker in deck.faces["JOKER"]
+    return joker, g, size
+
+
+def test_a_jokers_mark_is_its_index_not_the_word_beside_it():
+    joker, g, size = _redrawn_joker(lambda face, g, size: _joker_design(face, (g[0], g[1]), size, True))
+    h, w = joker.image.shape[:2]
     top, bottom = joker.corners
     # the mark alone: not the word beside it, and the second copy not grown into the art under it
     assert top[2] - top[0] <= size + 3 and top[3] - top[1] <= size + 3
@@ -96,23 +103,22 @@ def test_a_jokers_mark_is_its_index_not_the_word_beside_it():
     assert bottom == (w - top[2], h - top[3], w - top[0], h - top[1])
 
 
-def test_a_joker_word_printed_across_the_top_is_boxed_whole():
-    # a design with no corner mark: "Joker" in large letters across the card's top, art below, no second copy
-    deck = simple_deck(0)
-    find_deck_corners(deck)
-    g = deck.faces["5"][0].corners[0]
-    height = (g[3] - g[1]) // 2  # about the height of a rank glyph
-    joker = deck.faces["JOKER"][0]
-    h, w = joker.image.shape[:2]
-    paper = np.full_like(joker.image, 255)
-    step = round(0.13 * w)  # five letters, spaced as a word, running past half the card's width
+def _word_across_the_top(face: CardFace, g: tuple[int, ...], height: int) -> np.ndarray:
+    """"Joker" in large letters across the card's top (five letters spaced as a word, running past half the
+    card's width), art below, no mark in the corner and no second copy."""
+    h, w = face.image.shape[:2]
+    paper = np.full_like(face.image, 255)
+    step = round(0.13 * w)
     for k in range(5):
         x = g[0] + k * step
         cv2.rectangle(paper, (x, g[1]), (x + 2 * step // 3, g[1] + height), (20, 20, 24, 255), -1)  # taller than wide
     cv2.circle(paper, (w // 2, h * 2 // 3), w // 4, (40, 90, 200, 255), -1)  # the art
-    joker.image = paper
-    report = find_deck_corners(deck)
-    assert report.ok and joker in deck.faces["JOKER"]
+    return paper
+
+
+def test_a_joker_word_printed_across_the_top_is_boxed_whole():
+    joker, g, height = _redrawn_joker(_word_across_the_top)
+    step = round(0.13 * joker.image.shape[1])
     assert len(joker.corners) == 1
     x1, y1, x2, y2 = joker.corners[0]
     assert abs(x1 - g[0]) <= 2 and x2 >= g[0] + 4 * step + 2 * step // 3 - 2  # from the first letter to the last
