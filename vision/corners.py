@@ -96,13 +96,11 @@ class JoinConfig:
     max_cost: float = 0.95  # |ln(ratio / expected)| plus penalties (1.6-10.9 index sizes around 4.2)
     adapted_max_cost: float = 0.65  # the same once the photo's own pairs gave the expected ratio
     clear_aspect: float = 1.4  # box h/w (or w/h) from which orientation is trusted
-    direction_lo: float = 5.0  # degrees: a card's diagonal runs at least this far off its indices' long side ...
-    direction_hi: float = 84.0  # ... and at most this far
     max_aspect_ratio: float = 1.6  # the two corners of a card are boxes of one shape
     adapt: bool = True  # re-estimate diagonal_ratio from this photo's pairs
     adapt_min_pairs: int = 2
-    modes_above: bool = True
-    mode_gap: float = 1.1  # sorted pair ratios this near each other (factor) form one more expected ratio (1: off)
+    mode_gap: float = 1.1  # runs of sorted pair ratios this near each other (factor), longer than the median,
+    # are more expected ratios (1: off)
     duplicate_iou: float = 0.6  # overlapping boxes of any class are one detection
     nested_joker: float = 0.7  # ... and so are joker boxes this much (of the smaller's area) inside each other
     cross_class_penalty: float = 0.2
@@ -176,7 +174,7 @@ def _width(det: Detection) -> float:
     return min(x2 - x1, y2 - y1)
 
 
-def _direction_ok(a: Detection, b: Detection, clear_aspect: float, window: tuple[float, float] = (5.0, 84.0)) -> bool:
+def _direction_ok(a: Detection, b: Detection, clear_aspect: float) -> bool:
     """Whether the line a-b can be the diagonal of a card with these index boxes.
 
     Only rejects when both boxes agree on a clear orientation and the line
@@ -192,10 +190,9 @@ def _direction_ok(a: Detection, b: Detection, clear_aspect: float, window: tuple
     # angle of the line from the vertical, 0..90 degrees
     phi = math.degrees(math.atan2(abs(dx), abs(dy)))
     same_sign = dx * dy > 0
-    lo, hi = window  # degrees off the index's long side
     if portrait:
-        return same_sign and lo <= phi <= hi
-    return (not same_sign) and lo <= 90.0 - phi <= hi
+        return same_sign and 5.0 <= phi <= 84.0
+    return (not same_sign) and 6.0 <= phi <= 85.0
 
 
 def _classes_match(a: str, b: str) -> tuple[bool, bool]:
@@ -649,7 +646,7 @@ def _candidate_pairs(
             ra, rb = _aspect(a), _aspect(b)
             if max(ra, rb) / min(ra, rb) > cfg.max_aspect_ratio:
                 continue
-            if not _direction_ok(a, b, cfg.clear_aspect, (cfg.direction_lo, cfg.direction_hi)):
+            if not _direction_ok(a, b, cfg.clear_aspect):
                 continue
             (ca, sa_, na), (cb, sb_, nb) = axes[i], axes[j]
             around = (ca + cb, sa_ + sb_, na + nb)  # the fans near either corner
@@ -800,7 +797,8 @@ def _adapted(
     and those cards' diagonals are what a pair near them must look like.
     A deck whose indices differ in size from rank to rank (a small single
     digit, a wide 10, a tall wild) shows several ratios in one photo: each
-    run of `adapt_min_pairs` or more alike ratios is expected too.
+    run of `adapt_min_pairs` or more alike ratios longer than the median is
+    expected too.
     """
     sized, first = _first_pass(faces, cfg)
     ratios = _fixed_ratios(sized, first)
@@ -811,7 +809,9 @@ def _adapted(
         return min(max(r, cfg.min_ratio + 0.9), cfg.max_ratio - 0.6)
 
     expected = inside(_median(ratios))
-    also = [inside(m) for m in _modes(ratios, cfg.mode_gap, cfg.adapt_min_pairs) if cfg.mode_gap > 1.0 and (m > expected or not cfg.modes_above)]
+    # only runs longer than the median: pairs shorter than it are the doubtful ones (fan steps join at short spans)
+    modes = _modes(ratios, cfg.mode_gap, cfg.adapt_min_pairs) if cfg.mode_gap > 1.0 else []
+    also = [inside(m) for m in modes if m > expected]
     wanted = (expected, *also)
     fitting = [p for p in first if min(abs(math.log(p.ratio / e)) for e in wanted) <= cfg.adapted_max_cost]
     diagonals = _diagonals(sized, fitting)
