@@ -258,9 +258,9 @@ def _is_fan_step(a: Detection, b: Detection, others: list[Detection], tol: float
     return False
 
 
-def _step_on(a: Detection, b: Detection, others: list[Detection], cfg: JoinConfig,
-             same_rank: bool = False) -> Detection | None:
-    """The index like a and b lying one more step on beyond b, as seen from a, if any.
+def _next_step(a: Detection, b: Detection, others: list[Detection], cfg: JoinConfig,
+               same_rank: bool = False) -> bool:
+    """Whether, beyond b as seen from a, another index like them lies one more step on.
 
     A fan (a hand of cards, a column of a meld) shows its indices as a chain
     of about equal steps along a line or an arc. With `same_rank`, only an
@@ -282,13 +282,8 @@ def _step_on(a: Detection, b: Detection, others: list[Detection], cfg: JoinConfi
             continue
         cos = (vx * wx + vy * wy) / (length * step)
         if cos >= math.cos(math.radians(turn)):
-            return d
-    return None
-
-
-def _next_step(a: Detection, b: Detection, others: list[Detection], cfg: JoinConfig) -> bool:
-    """Whether, beyond b as seen from a, another index like them lies one more step on."""
-    return _step_on(a, b, others, cfg) is not None
+            return True
+    return False
 
 
 def _in_a_chain(a: Detection, b: Detection, others: list[Detection], cfg: JoinConfig) -> bool:
@@ -662,7 +657,7 @@ def _candidate_pairs(
             if cfg.hand_fans and _in_a_chain(a, b, dets, cfg):
                 continue
             if not cfg.hand_fans and cfg.column_turn > 0 and a.cls not in WANDERING and (
-                _step_on(a, b, dets, cfg, same_rank=True) or _step_on(b, a, dets, cfg, same_rank=True)
+                _next_step(a, b, dets, cfg, same_rank=True) or _next_step(b, a, dets, cfg, same_rank=True)
             ):
                 continue  # a step of a meld's column: its rank goes on one more even step
             if diagonals and not cfg.hand_fans and _unlike_neighbours(a, b, diagonals, cfg):

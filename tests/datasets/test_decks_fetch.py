@@ -103,12 +103,15 @@ def test_a_jokers_mark_is_its_index_not_the_word_beside_it():
     assert bottom == (w - top[2], h - top[3], w - top[0], h - top[1])
 
 
+WORD_STEP = 0.13  # a drawn joker word's letter pitch, as a share of the card's width
+
+
 def _word_across_the_top(face: CardFace, g: tuple[int, ...], height: int) -> np.ndarray:
     """"Joker" in large letters across the card's top (five letters spaced as a word, running past half the
     card's width), art below, no mark in the corner and no second copy."""
     h, w = face.image.shape[:2]
     paper = np.full_like(face.image, 255)
-    step = round(0.13 * w)
+    step = round(WORD_STEP * w)
     for k in range(5):
         x = g[0] + k * step
         cv2.rectangle(paper, (x, g[1]), (x + 2 * step // 3, g[1] + height), (20, 20, 24, 255), -1)  # taller than wide
@@ -118,7 +121,7 @@ def _word_across_the_top(face: CardFace, g: tuple[int, ...], height: int) -> np.
 
 def test_a_joker_word_printed_across_the_top_is_boxed_whole():
     joker, g, height = _redrawn_joker(_word_across_the_top)
-    step = round(0.13 * joker.image.shape[1])
+    step = round(WORD_STEP * joker.image.shape[1])
     assert len(joker.corners) == 1
     x1, y1, x2, y2 = joker.corners[0]
     assert abs(x1 - g[0]) <= 2 and x2 >= g[0] + 4 * step + 2 * step // 3 - 2  # from the first letter to the last
