@@ -50,6 +50,7 @@ class TrainPlan:
     time_hours: float | None = None
     lr0: float = LR0
     warmup_epochs: float = WARMUP_EPOCHS
+    plots: bool = True
 
 
 def check_data_yaml(path: Path) -> dict:
@@ -113,7 +114,7 @@ def train(plan: TrainPlan, resume: bool = False) -> Path:
         model.train(
             data=str(plan.data.resolve()), epochs=plan.epochs, imgsz=plan.imgsz, batch=plan.batch,
             workers=plan.workers, device=pick_device(plan.device), project=str(plan.project.resolve()),
-            name=plan.name, exist_ok=True, pretrained=plan.model.endswith(".pt"), amp=False, plots=True, patience=plan.patience,
+            name=plan.name, exist_ok=True, pretrained=plan.model.endswith(".pt"), amp=False, plots=plan.plots, patience=plan.patience,
             fraction=plan.fraction, verbose=True, nbs=plan.batch,
             lr0=plan.lr0, warmup_epochs=plan.warmup_epochs, **SCHEDULE, **AUGMENT, **extra,
         )

@@ -29,6 +29,7 @@ def train(
     model: str = typer.Option("yolo11n.yaml", "--model", help="Architecture to build from scratch (yolo11n.yaml, yolo26n.yaml), or one of our own .pt weights to continue from."),
     imgsz: int = typer.Option(320, "--imgsz", help="Training image size (the tile size)."),
     batch: int = typer.Option(32, "--batch", help="Batch size."),
+    workers: int = typer.Option(2, "--workers", min=0, help="Data-loading worker processes (on a GPU machine, about its core count)."),
     device: str = typer.Option(None, "--device", help="cpu, 0 (first GPU), ...; default: a GPU when present, else the CPU."),
     project: Path = typer.Option(Path("runs"), "--project", help="Folder for training runs."),
     name: str = typer.Option("cards", "--name", help="Run name (a folder under --project)."),
@@ -38,6 +39,7 @@ def train(
     warmup_epochs: float = typer.Option(WARMUP_EPOCHS, "--warmup-epochs", help="Epochs of learning-rate warm-up (0: none, e.g. when continuing from our own weights)."),
     resume: bool = typer.Option(False, "--resume", help="Resume the run PROJECT/NAME from its last checkpoint."),
     export: Path = typer.Option(None, "--export", help="Copy the best weights here when done (e.g. models/cards.pt)."),
+    plots: bool = typer.Option(True, "--plots/--no-plots", help="Draw ultralytics' label and results plots into the run folder."),
 ) -> None:
     """Train the card-corner detector from scratch, offline (CPU, or a GPU when present)."""
     from vision.training import TrainPlan, export_weights, train as run_training  # noqa: PLC0415
@@ -46,9 +48,9 @@ def train(
 
     if not resume and data.is_file() and (data.parent / "val" / "images").is_dir():
         data = training_yaml(data.parent, imgsz)
-    plan = TrainPlan(data=data, model=model, epochs=epochs, imgsz=imgsz, batch=batch, device=device,
+    plan = TrainPlan(data=data, model=model, epochs=epochs, imgsz=imgsz, batch=batch, workers=workers, device=device,
                      project=project, name=name, fraction=fraction, time_hours=hours,
-                     lr0=lr0, warmup_epochs=warmup_epochs)
+                     lr0=lr0, warmup_epochs=warmup_epochs, plots=plots)
     try:
         best = run_training(plan, resume=resume)
     except VisionError as exc:

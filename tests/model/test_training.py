@@ -59,6 +59,15 @@ def test_a_continuing_leg_can_start_lower_without_warm_up(recorded, tmp_path: Pa
     assert (default.lr0, default.warmup_epochs) == (0.002, 1.0)
 
 
+def test_a_gpu_machine_can_feed_more_loaders_and_skip_the_plots(recorded, tmp_path: Path) -> None:
+    # a GPU trains faster than two loaders can cut tiles; ultralytics' plots need polars, which a bare GPU image may lack
+    assert main(["train", "--data", str(tmp_path / "d.yaml"), "--workers", "12", "--no-plots",
+                 "--project", str(tmp_path)]) == 0
+    assert recorded[0][1]["workers"] == 12 and recorded[0][1]["plots"] is False
+    assert main(["train", "--data", str(tmp_path / "d.yaml"), "--project", str(tmp_path)]) == 0
+    assert recorded[1][1]["workers"] == 2 and recorded[1][1]["plots"] is True
+
+
 @pytest.mark.parametrize("flag, value, message", [("--lr0", "0", "--lr0 must be above 0"),
                                                   ("--lr0", "0.5", "at most 0.1"),
                                                   ("--warmup-epochs", "-1", "cannot be negative")])
