@@ -611,6 +611,11 @@ def _own_marks(raw: list[Detection], dets: list[Detection], i: int, j: int, axis
     return frozenset(out)
 
 
+def _ratio_misfit(ratio: float, expected: tuple[float, ...]) -> float:
+    """How far (log scale) a pair's diagonal ratio lies from the nearest expected one."""
+    return min(abs(math.log(ratio / e)) for e in expected)
+
+
 def _candidate_pairs(
     dets: list[Detection], cfg: JoinConfig, expected: tuple[float, ...], diagonals: list[_Diagonal] | None = None,
     raw: list[Detection] | None = None,
@@ -647,7 +652,7 @@ def _candidate_pairs(
             around = (ca + cb, sa_ + sb_, na + nb)  # the fans near either corner
             if not cfg.hand_fans and _off_a_fan(a, b, around, cfg):
                 continue
-            cost = min(abs(math.log(ratio / e)) for e in expected) + (cfg.cross_class_penalty if cross else 0.0)
+            cost = _ratio_misfit(ratio, expected) + (cfg.cross_class_penalty if cross else 0.0)
             if cost > cfg.max_cost:
                 continue
             axis = _steady_axis(around)
@@ -808,7 +813,7 @@ def _adapted(
     modes = _modes(ratios, cfg.mode_gap, cfg.adapt_min_pairs) if cfg.mode_gap > 1.0 else []
     also = [inside(m) for m in modes if m > expected]
     wanted = (expected, *also)
-    fitting = [p for p in first if min(abs(math.log(p.ratio / e)) for e in wanted) <= cfg.adapted_max_cost]
+    fitting = [p for p in first if _ratio_misfit(p.ratio, wanted) <= cfg.adapted_max_cost]
     diagonals = _diagonals(sized, fitting)
     sized = _free_sized(faces, _pair_refs(sized, first, expected), cfg.free_neighbours)
     return sized, wanted, replace(cfg, max_cost=min(cfg.max_cost, cfg.adapted_max_cost)), diagonals

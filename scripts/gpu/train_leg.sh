@@ -15,19 +15,19 @@ python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --tar
 mkdir -p /tmp/stub/polars
 python3 -c "import polars" 2>/dev/null || printf 'def read_csv(*a, **k):\n    raise RuntimeError("no polars")\n' > /tmp/stub/polars/__init__.py
 export PYTHONPATH=$PWD:/tmp/site:/tmp/stub PYTHONUNBUFFERED=1 YOLO_OFFLINE=1 HANDFOOT_CACHE=/tmp/hf
-hf() { python3 -c 'import sys; from handfoot.cli import main; sys.exit(main(sys.argv[1:]))' "$@"; }
+hf=(python3 -c 'import sys; from handfoot.cli import main; sys.exit(main(sys.argv[1:]))')  # the CLI, uninstalled
 python3 -c "import torch, ultralytics; print(torch.__version__, torch.cuda.is_available(), ultralytics.__version__)" || exit 1
 python3 scripts/gpu/pack_decks.py unpack .dev/hf /tmp/hf || exit 1
 log decks unpacked
-hf dataset build --out /tmp/synth --images "$IMAGES" --seed "$SEED" --val-fraction 0.02 --workers "$(nproc)" > "$OUT/build.log" 2>&1 \
+"${hf[@]}" dataset build --out /tmp/synth --images "$IMAGES" --seed "$SEED" --val-fraction 0.02 --workers "$(nproc)" > "$OUT/build.log" 2>&1 \
   || { tail -20 "$OUT/build.log"; exit 1; }
 log "built: $(ls /tmp/synth/train/images | wc -l) tiles"
 LEFT=$(( BUDGET - ($(date +%s) - T0) - 75 ))  # 75 s for the final validation and copying back
 [ "$LEFT" -ge 60 ] || { log "only $LEFT s left for training: give a larger BUDGET_S or fewer IMAGES"; exit 1; }
 log training for $LEFT s
-timeout $(( LEFT + 60 )) bash -c "$(declare -f hf); hf train --data /tmp/synth/data.yaml --model $FROM --batch $BATCH \
-  --workers $WORKERS --lr0 $LR0 --warmup-epochs 0.5 --hours $(python3 -c "print(round($LEFT / 3600, 4))") \
-  --project /tmp/runs --name $NAME --no-plots --device ${DEVICE:-0}" > "$OUT/train.log" 2>&1
+timeout $(( LEFT + 60 )) "${hf[@]}" train --data /tmp/synth/data.yaml --model "$FROM" --batch "$BATCH" \
+  --workers "$WORKERS" --lr0 "$LR0" --warmup-epochs 0.5 --hours "$(python3 -c "print(round($LEFT / 3600, 4))")" \
+  --project /tmp/runs --name "$NAME" --no-plots --device "${DEVICE:-0}" > "$OUT/train.log" 2>&1
 log train rc $?
 cp /tmp/runs/$NAME/weights/last.pt /tmp/runs/$NAME/weights/best.pt /tmp/runs/$NAME/results.csv /tmp/runs/$NAME/args.yaml "$OUT/" 2>/dev/null
 cut -d, -f1-9 /tmp/runs/$NAME/results.csv
