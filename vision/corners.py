@@ -38,6 +38,11 @@ Geometry used (all in units of the index size, so it holds at any scale):
   natural pair with one more index of its rank one even step on, in line,
   is two steps of its meld's column (one meld per rank; small indices make
   a column's steps as many index sizes long as a card's diagonal);
+- on a table, two lone joker boxes square to the local fan, about one of
+  the nearest cards' diagonals (as measured across the fan) apart, are the
+  two marks along one fanned joker's visible edge (designs printing a star
+  in all four corners); two jokers of neighbouring melds lie a whole card
+  width and a gap apart;
 - in a photo of hands (`HAND_PHOTO`: leftover cards), neighbours of one rank
   in a sorted hand may lie as far apart as a large-index card's corners: a
   pair whose chain runs on past both ends is a step of the fan, and any
@@ -129,6 +134,9 @@ class JoinConfig:
     diagonal_neighbours: int = 4  # ... of this many (at least 2) ...
     diagonal_agree: float = 0.25  # ... when their own diagonals agree this well (cards laid in melds)
     row_degrees: float = 25.0  # a pair of threes runs at most this far off those diagonals' direction
+    edge_degrees: float = 15.0  # tables: two lone joker boxes this near square to the local fan ...
+    edge_span: tuple[float, float] = (0.75, 1.25)  # ... this share of the nearest cards' diagonals across the fan
+    # apart are the two marks of one fanned joker's edge (0 degrees: off)
 
 
 HAND_PHOTO = JoinConfig(hand_fans=True)  # the tolerances for a photo of hands (leftover cards)
@@ -843,6 +851,76 @@ def _face_marks(
     return marks
 
 
+def _across_fan(v: tuple[float, float], mid: tuple[float, float], axis: float, diagonals: list[_Diagonal],
+                cfg: JoinConfig) -> float | None:
+    """|v| as a share of the nearest cards' diagonals measured square to the fan (direction `axis`), when v
+    itself runs square to it; else None."""
+    across = (-math.sin(axis), math.cos(axis))
+    if _line_degrees(v, across) > cfg.edge_degrees:
+        return None
+    near = sorted(diagonals, key=lambda d: math.dist(d[0], mid))[: cfg.diagonal_neighbours]
+    if len(near) < cfg.adapt_min_pairs:
+        return None
+    width = _median([abs(r[0] * across[0] + r[1] * across[1]) for _, r, _ in near])
+    return math.hypot(*v) / width if width > 1e-6 else None
+
+
+def _on_fan_line(d: Detection, other: Detection, dets: list[Detection], axis: float, reach: float) -> int:
+    """How many other indices lie on the line through d along the fan (within half an index size across it,
+    `reach` index sizes along it)."""
+    ux, uy = math.cos(axis), math.sin(axis)
+    count = 0
+    for e in dets:
+        if e is d or e is other:
+            continue
+        dx, dy = e.center[0] - d.center[0], e.center[1] - d.center[1]
+        if abs(-dx * uy + dy * ux) <= 0.5 * d.size and abs(dx * ux + dy * uy) <= reach * d.size:
+            count += 1
+    return count
+
+
+def _edge_marks(sized: list[Detection], lone: list[int], diagonals: list[_Diagonal], cfg: JoinConfig
+                ) -> list[tuple[int, int]]:
+    """Pairs (index, mark) of lone joker boxes that are one fanned joker's two marks along its visible edge.
+
+    Some jokers print the same star or ring in all four corners. In a fanned
+    meld a joker shows one edge, square to the fan, and both of its marks on
+    it; two jokers of neighbouring melds lie further apart (a whole card
+    width or length and the gap between melds) than the marks of one card
+    (its width or length, less the two margins), as measured by the
+    diagonals of the cards joined nearest them. Of the two, the box on the
+    fan's line of indices is the card's corner, the other its own mark.
+    """
+    if cfg.edge_degrees <= 0 or cfg.hand_fans or len(lone) < 2 or len(diagonals) < cfg.adapt_min_pairs:
+        return []
+    axes = _local_axes(sized, _fan_middles(sized, cfg), cfg)
+    low, high = cfg.edge_span
+    found: list[tuple[float, int, int]] = []
+    for n, i in enumerate(lone):
+        for j in lone[n + 1:]:
+            a, b = sized[i], sized[j]
+            if max(a.size, b.size) / max(min(a.size, b.size), 1e-6) > cfg.max_size_ratio:
+                continue
+            (ca, sa, na), (cb, sb, nb) = axes[i], axes[j]
+            axis = _steady_axis((ca + cb, sa + sb, na + nb))
+            if axis is None:
+                continue
+            mid, v = _span(a, b)
+            share = _across_fan(v, mid, axis, diagonals, cfg)
+            if share is None or not low <= share <= high:
+                continue
+            on_a, on_b = (_on_fan_line(a, b, sized, axis, cfg.axis_radius), _on_fan_line(b, a, sized, axis, cfg.axis_radius))
+            corner, mark = (i, j) if (on_a, a.conf) >= (on_b, b.conf) else (j, i)
+            found.append((abs(math.log(share)), corner, mark))
+    used: set[int] = set()
+    out = []
+    for _, corner, mark in sorted(found):
+        if corner not in used and mark not in used:
+            used.update((corner, mark))
+            out.append((corner, mark))
+    return out
+
+
 def join_corners(detections: list[Detection], config: JoinConfig | None = None) -> list[Card]:
     """Group corner detections into physical cards (one or two corners each).
 
@@ -858,6 +936,10 @@ def join_corners(detections: list[Detection], config: JoinConfig | None = None) 
     chosen = _greedy(_candidate_pairs(sized, cfg, expected, diagonals, faces), len(sized))
     marks = _face_marks(faces, sized, chosen, cfg)
     paired: set[int] = {k for ks in marks.values() for k in ks}
+    taken = paired | {k for p in chosen for k in (p.i, p.j)}
+    lone = [k for k, d in enumerate(sized) if k not in taken and d.cls in FREE_SHAPE]
+    edges = _edge_marks(sized, lone, diagonals, cfg)
+    paired.update(k for pair in edges for k in pair)
     cards: list[Card] = []
     for n, p in enumerate(chosen):
         paired.update((p.i, p.j))
@@ -867,6 +949,9 @@ def join_corners(detections: list[Detection], config: JoinConfig | None = None) 
         if n in marks:
             card = replace(card, marks=tuple(faces[k] for k in marks[n]))
         cards.append(card)
+    for corner, mark in edges:
+        det = faces[corner]
+        cards.append(Card(cls=det.cls, conf=det.conf, corners=(det,), marks=(faces[mark],)))
     for k, det in enumerate(faces):
         if k not in paired:
             cards.append(Card(cls=det.cls, conf=det.conf, corners=(det,)))

@@ -558,3 +558,39 @@ def test_a_deck_whose_digits_print_smaller_than_its_other_indices_joins_both(mel
     truth = Counter(r for ranks in melds for r in ranks)
     assert counts(join_corners(dets)) == truth
     assert counts(join_corners(dets, JoinConfig(mode_gap=1.0))) != truth
+
+
+def _star_column(classes: list[str], x: float) -> list[Detection]:
+    """A meld fanned downwards whose jokers print a star in all four corners: a fanned joker's top edge
+    shows two stars, the top-left one and the top-right one (no index)."""
+    dets = column(classes, x, 100)
+    for k, cls in enumerate(classes[:-1]):
+        if cls == "JOKER":
+            tl = card_corners("JOKER", x, 100 + k * 26.0, which="tl")[0]
+            shift = CARD_W - 2 * 7.0  # the top-right star mirrors the top-left one
+            dets.append(Detection("JOKER", 0.8, (tl.box[0] + shift, tl.box[1], tl.box[2] + shift, tl.box[3])))
+    return dets
+
+
+def test_a_fanned_jokers_two_stars_along_its_edge_are_one_card():
+    dets = (_star_column(["7", "7", "7", "7"], 100) + _star_column(["9", "JOKER", "9", "9"], 100 + CARD_W + 6)
+            + _star_column(["K", "K", "K", "K"], 100 + 2 * (CARD_W + 6)))
+    cards = join_corners(dets)
+    assert counts(cards) == Counter({"7": 4, "9": 3, "JOKER": 1, "K": 4})
+    joker = next(c for c in cards if c.cls == "JOKER")
+    assert len(joker.corners) == 1 and len(joker.marks) == 1
+    assert joker.corners[0].center[0] < joker.marks[0].center[0]  # the corner on the fan's line of indices
+
+
+@pytest.mark.parametrize("gap", [2.0, 6.0, 15.0])
+def test_fanned_jokers_of_neighbouring_melds_stay_two_cards(gap):
+    # the top-left star of one and the top-left star of the next meld's joker lie a card width and the gap apart
+    dets = (_star_column(["7", "JOKER", "7", "7"], 100) + _star_column(["9", "JOKER", "9", "9"], 100 + CARD_W + gap)
+            + _star_column(["K", "K", "K", "K"], 100 + 2 * (CARD_W + gap)))
+    cards = join_corners(dets)
+    assert counts(cards) == Counter({"7": 3, "9": 3, "JOKER": 2, "K": 4})
+    assert all(len(c.marks) == 1 for c in cards if c.cls == "JOKER")
+    # without their top-right stars, two lone jokers a card width and a gap apart are two cards too
+    plain = [d for k, cls in enumerate("79K") for d in column([cls, "JOKER" if k < 2 else cls, cls, cls],
+                                                                 100 + k * (CARD_W + gap), 100)]
+    assert counts(join_corners(plain))["JOKER"] == 2
