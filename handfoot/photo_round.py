@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from handfoot.errors import UserError
-from scoring.cards import NATURAL, RED3, WILD
+from scoring.cards import BLACK3, NATURAL, RED3, WILD
 from scoring.classes import CLASS_NAMES
 from scoring.engine import score_round
 from scoring.melds import kind_of
@@ -198,7 +198,9 @@ class DeckLayout:
     wilds: frozenset[str]
     red_three_class: str | None
     meld_key: dict[str, str]
-    not_natural: frozenset[str] = frozenset()  # classes that are no natural of a meld (3s, clothing)
+    # classes that are no natural of a meld and are never read as another rank (red 3s, clothing); a black 3
+    # lying inside another rank's meld column is read as that rank, with a note, like any stray (a misread index)
+    not_natural: frozenset[str] = frozenset()
 
 
 def deck_layout(rules: Rules) -> DeckLayout:
@@ -213,7 +215,7 @@ def deck_layout(rules: Rules) -> DeckLayout:
             wilds.add(cls)
         elif kind.category == RED3:
             red3 = cls
-        if kind.category != NATURAL:
+        if kind.category not in (NATURAL, BLACK3):
             others.add(cls)
         if kind.rank:
             keys[cls] = kind.rank

@@ -389,10 +389,16 @@ def test_a_misread_card_inside_a_meld_column_is_scored_as_its_rank_and_can_be_ke
     assert json.loads(out)["sides"][0]["total"] == expected_total([["8"] * 3, ["6"], ["9"] * 3], [])
 
 
-def test_a_black_three_inside_a_meld_column_is_still_an_error(tmp_path, fake, capsys):
+def test_a_black_three_inside_a_meld_column_is_a_misread_index_unless_kept(tmp_path, fake, capsys):
+    # a sideways 5 or 8 may be read as a black 3, which no meld of another rank can hold
     dets = column(["8", "8", "3B", "8"], 100, 100) + column(["9", "9", "9"], 180, 100)
     table = fake(tmp_path / "t.png", dets, 1020)
     status, out, _ = run(capsys, "score", table, "--rules", RULES, "--round", 1, "--json")
+    data = json.loads(out)
+    assert status == 0 and data["sides"][0]["total"] == expected_total([["8"] * 4, ["9"] * 3], [])
+    assert any("lone 3B" in f["message"] for f in data["sides"][0]["findings"])
+    # kept a black 3 by hand, it is one in a meld, which the rules forbid
+    status, out, _ = run(capsys, "score", table, "--rules", RULES, "--round", 1, "--json", "--fix", "3B->3B")
     assert status == 3
     assert any(c["class"] == "3B" for c in json.loads(out)["photos"][0]["cards"])
 

@@ -333,8 +333,8 @@ def layout_table(
     red 3s are ordinary cards (Bare Foot's natural 3s).
     `meld_groups`: class -> group name for classes that meld together.
     `keep`: cards whose class was set by hand; they are never read as another rank.
-    `fixed_classes`: classes never read as another rank nor taking strays (black 3s and
-    clothing cards in a meld break the rules: the scoring must see them as they are).
+    `fixed_classes`: classes never read as another rank nor taking strays (clothing cards in
+    a meld break the rules: the scoring must see them as they are).
     Every card is returned exactly once (a stray natural as its re-read copy, see `reread`).
     """
     cfg = config or LayoutConfig()
