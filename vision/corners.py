@@ -95,7 +95,8 @@ class JoinConfig:
     """Tolerances of the corner-joining geometry (ratios are in index sizes)."""
 
     diagonal_ratio: float = 4.2  # expected corner distance / index size
-    min_ratio: float = 1.6  # large-index decks (ornamental) have their corners 1.7-1.9 index sizes apart
+    min_ratio: float = 1.5  # large-index decks (ornamental) have their corners 1.7-1.9 index sizes apart (as
+    # labelled; 1.55-1.7 as detected on tilted generated tables)
     max_ratio: float = 12.0
     max_size_ratio: float = 2.0  # larger index size / smaller one (perspective)
     max_cost: float = 0.95  # |ln(ratio / expected)| plus penalties (1.6-10.9 index sizes around 4.2)
