@@ -135,9 +135,9 @@ class JoinConfig:
     diagonal_neighbours: int = 4  # ... of this many (at least 2) ...
     diagonal_agree: float = 0.25  # ... when their own diagonals agree this well (cards laid in melds)
     row_degrees: float = 25.0  # a pair of threes runs at most this far off those diagonals' direction
-    edge_degrees: float = 15.0  # tables: two lone joker boxes this near square to the local fan ...
+    edge_degrees: float = 15.0  # tables: two lone joker boxes this near square to the local fan (0: off) ...
     edge_span: tuple[float, float] = (0.75, 1.25)  # ... this share of the nearest cards' diagonals across the fan
-    # apart are the two marks of one fanned joker's edge (0 degrees: off)
+    # apart are the two marks of one fanned joker's edge
 
 
 HAND_PHOTO = JoinConfig(hand_fans=True)  # the tolerances for a photo of hands (leftover cards)
@@ -910,7 +910,8 @@ def _edge_marks(sized: list[Detection], lone: list[int], diagonals: list[_Diagon
             share = _across_fan(v, mid, axis, diagonals, cfg)
             if share is None or not low <= share <= high:
                 continue
-            on_a, on_b = (_on_fan_line(a, b, sized, axis, cfg.axis_radius), _on_fan_line(b, a, sized, axis, cfg.axis_radius))
+            on_a = _on_fan_line(a, b, sized, axis, cfg.axis_radius)
+            on_b = _on_fan_line(b, a, sized, axis, cfg.axis_radius)
             corner, mark = (i, j) if (on_a, a.conf) >= (on_b, b.conf) else (j, i)
             found.append((abs(math.log(share)), corner, mark))
     used: set[int] = set()
