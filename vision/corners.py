@@ -828,23 +828,26 @@ def _adapted(
     return sized, wanted, replace(cfg, max_cost=min(cfg.max_cost, cfg.adapted_max_cost)), diagonals
 
 
+def _pair_axis(axes: list[tuple[float, float, int]], i: int, j: int) -> float | None:
+    """The steady fan direction around detections i and j together (`_steady_axis`), or None."""
+    (ca, sa, na), (cb, sb, nb) = axes[i], axes[j]
+    return _steady_axis((ca + cb, sa + sb, na + nb))
+
+
 def _face_marks(
-    faces: list[Detection], sized: list[Detection], chosen: list[_Pair], cfg: JoinConfig
+    faces: list[Detection], sized: list[Detection], chosen: list[_Pair], lone: list[int],
+    axes: list[tuple[float, float, int]], cfg: JoinConfig,
 ) -> dict[int, list[int]]:
-    """Per chosen pair of joker corners, the lone joker boxes that are its own face marks (`_own_marks`).
+    """Per chosen pair of joker corners, the `lone` joker boxes that are its own face marks (`_own_marks`).
 
     The detector boxes a joker's word or extra stars too, and each would
-    count as a card.
+    count as a card. `axes` are `_local_axes` of `sized`.
     """
-    paired = {k for p in chosen for k in (p.i, p.j)}
-    lone = [k for k, d in enumerate(sized) if k not in paired and d.cls in FREE_SHAPE]
-    if not lone:
-        return {}
-    axes = _local_axes(sized, _fan_middles(sized, cfg), cfg)
     marks: dict[int, list[int]] = {}
     for n, p in enumerate(chosen):
-        (ca, sa, na), (cb, sb, nb) = axes[p.i], axes[p.j]
-        own = _own_marks(faces, sized, p.i, p.j, _steady_axis((ca + cb, sa + sb, na + nb)), cfg)
+        if not lone:
+            break
+        own = _own_marks(faces, sized, p.i, p.j, _pair_axis(axes, p.i, p.j), cfg)
         mine = [k for k in lone if id(sized[k]) in own]
         if mine:
             marks[n] = mine
@@ -880,8 +883,8 @@ def _on_fan_line(d: Detection, other: Detection, dets: list[Detection], axis: fl
     return count
 
 
-def _edge_marks(sized: list[Detection], lone: list[int], diagonals: list[_Diagonal], cfg: JoinConfig
-                ) -> list[tuple[int, int]]:
+def _edge_marks(sized: list[Detection], lone: list[int], axes: list[tuple[float, float, int]],
+                diagonals: list[_Diagonal], cfg: JoinConfig) -> list[tuple[int, int]]:
     """Pairs (index, mark) of lone joker boxes that are one fanned joker's two marks along its visible edge.
 
     Some jokers print the same star or ring in all four corners. In a fanned
@@ -894,7 +897,6 @@ def _edge_marks(sized: list[Detection], lone: list[int], diagonals: list[_Diagon
     """
     if cfg.edge_degrees <= 0 or cfg.hand_fans or len(lone) < 2 or len(diagonals) < cfg.adapt_min_pairs:
         return []
-    axes = _local_axes(sized, _fan_middles(sized, cfg), cfg)
     low, high = cfg.edge_span
     found: list[tuple[float, int, int]] = []
     for n, i in enumerate(lone):
@@ -902,8 +904,7 @@ def _edge_marks(sized: list[Detection], lone: list[int], diagonals: list[_Diagon
             a, b = sized[i], sized[j]
             if max(a.size, b.size) / max(min(a.size, b.size), 1e-6) > cfg.max_size_ratio:
                 continue
-            (ca, sa, na), (cb, sb, nb) = axes[i], axes[j]
-            axis = _steady_axis((ca + cb, sa + sb, na + nb))
+            axis = _pair_axis(axes, i, j)
             if axis is None:
                 continue
             mid, v = _span(a, b)
@@ -936,11 +937,12 @@ def join_corners(detections: list[Detection], config: JoinConfig | None = None) 
     faces = [d for d in dets if d.cls != BACK]
     sized, expected, cfg, diagonals = _adapted(faces, cfg)
     chosen = _greedy(_candidate_pairs(sized, cfg, expected, diagonals, faces), len(sized))
-    marks = _face_marks(faces, sized, chosen, cfg)
+    joined = {k for p in chosen for k in (p.i, p.j)}
+    lone = [k for k, d in enumerate(sized) if k not in joined and d.cls in FREE_SHAPE]  # joker boxes left alone
+    axes = _local_axes(sized, _fan_middles(sized, cfg), cfg) if lone else []
+    marks = _face_marks(faces, sized, chosen, lone, axes, cfg)
     paired: set[int] = {k for ks in marks.values() for k in ks}
-    taken = paired | {k for p in chosen for k in (p.i, p.j)}
-    lone = [k for k, d in enumerate(sized) if k not in taken and d.cls in FREE_SHAPE]
-    edges = _edge_marks(sized, lone, diagonals, cfg)
+    edges = _edge_marks(sized, [k for k in lone if k not in paired], axes, diagonals, cfg)
     paired.update(k for pair in edges for k in pair)
     cards: list[Card] = []
     for n, p in enumerate(chosen):
