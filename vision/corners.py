@@ -30,8 +30,12 @@ Geometry used (all in units of the index size, so it holds at any scale):
   not one card's diagonal;
 - on a table, once the photo's own pairs are known, a pair of wilds must
   span about the diagonal (length and direction) of one of the cards joined
-  nearest it: two wilds in neighbouring meld columns may lie about a
-  diagonal apart, but span no card;
+  nearest it, where those cards agree (all of them, or all but one much
+  shorter: a fan step the first pass took for a card): two wilds in
+  neighbouring meld columns may lie about a diagonal apart, but span no card;
+- on a table, a wild in the middle of a meld's column (an index of the
+  column an even step before and after it) lies under the next card, so it
+  joins no other index;
 - a pair with another index lying on the segment between them, or one more
   step beyond either end, is steps of a fan (two cards), not one card: the
   segment between a card's corners runs over its own face; on a table, a
@@ -117,6 +121,7 @@ class JoinConfig:
     along_min_steps: int = 3  # ... when at least this many fan middles (counted from both ends) show the fan
     chain_degrees: float = 15.0  # how straight three fanned indices must lie
     chain_reach: float = 2.1  # index sizes: the next card of a fan has its index closer than this
+    even_steps: float = 1.2  # a fanned wild's steps to the cards before and after it differ by at most this factor
     step_length: tuple[float, float] = (0.5, 1.6)  # a fan's next step, as a share of the step a-b
     step_turn: float = 30.0  # degrees a fan (an arc) may turn from one step to the next
     column_turn: float = 15.0  # tables: a natural pair with one more index of its rank this straight on (degrees;
@@ -134,6 +139,7 @@ class JoinConfig:
     # the diagonal of one of the cards joined nearest it (None: no check) ...
     diagonal_neighbours: int = 4  # ... of this many (at least 2) ...
     diagonal_agree: float = 0.25  # ... when their own diagonals agree this well (cards laid in melds)
+    step_span: float = 0.85  # ... all of them, or all but one shorter than this share of the rest (a fan step)
     row_degrees: float = 25.0  # a pair of threes runs at most this far off those diagonals' direction
     edge_degrees: float = 15.0  # tables: two lone joker boxes this near square to the local fan (0: off) ...
     edge_span: tuple[float, float] = (0.75, 1.25)  # ... this share of the nearest cards' diagonals across the fan
@@ -430,11 +436,29 @@ def _index_on_face(
     return len(blocked) == len(frames)
 
 
+def _chain_steps(dets: list[Detection], i: int, cfg: JoinConfig) -> list[tuple[float, float, float, int]]:
+    """The indices nearest index i (closer than `chain_reach` index sizes), as (distance, dx, dy,
+    their position in `dets`), nearest first."""
+    a = dets[i]
+    ax, ay = a.center
+    near = []
+    for k, b in enumerate(dets):
+        if b is a or b.cls == BACK:
+            continue
+        dx, dy = b.center[0] - ax, b.center[1] - ay
+        dist = math.hypot(dx, dy)
+        size = (a.size + b.size) / 2.0
+        if 0.5 * size <= dist < cfg.chain_reach * size:
+            near.append((dist, dx, dy, k))
+    near.sort()
+    return near
+
+
 def _fan_middles(dets: list[Detection], cfg: JoinConfig) -> dict[int, float]:
     """Indices in the middle of a fan, each with the fan's direction there (radians).
 
     A fan shows as chains of indices: an index whose two nearest neighbours
-    (each closer than `min_ratio` index sizes) lie on opposite sides in one
+    (each closer than `chain_reach` index sizes) lie on opposite sides in one
     line is the middle of a fan. The line runs along (table columns) or
     across (hand fans) the cards. Scattered cards make no such chains.
     """
@@ -442,23 +466,35 @@ def _fan_middles(dets: list[Detection], cfg: JoinConfig) -> dict[int, float]:
     for i, a in enumerate(dets):
         if a.cls == BACK:
             continue
-        ax, ay = a.center
-        near = []
-        for b in dets:
-            if b is a or b.cls == BACK:
-                continue
-            dx, dy = b.center[0] - ax, b.center[1] - ay
-            dist = math.hypot(dx, dy)
-            size = (a.size + b.size) / 2.0
-            if 0.5 * size <= dist < cfg.chain_reach * size:
-                near.append((dist, dx, dy))
+        near = _chain_steps(dets, i, cfg)
         if len(near) < 2:
             continue
-        near.sort()
-        (d1, x1, y1), (d2, x2, y2) = near[0], near[1]
+        (d1, x1, y1, _), (d2, x2, y2, _) = near[:2]
         cos = (x1 * x2 + y1 * y2) / (d1 * d2)
         if cos <= -math.cos(math.radians(cfg.chain_degrees)):
             out[i] = math.atan2(y1 - y2, x1 - x2)
+    return out
+
+
+def _covered_wilds(dets: list[Detection], middles: dict[int, float], cfg: JoinConfig) -> set[int]:
+    """Wilds in the middle of a meld's column, even steps before and after them: the next card of
+    the column lies over their far corner, so they join no other index (on a table).
+
+    Two wilds of neighbouring columns often lie about a card's diagonal apart;
+    one of them fanned inside its column cannot be a whole card. Uneven steps
+    are left alone (a whole card's corner that only happens to line up with
+    another meld's index), and so are neighbours unlike each other or a
+    joker's box (a joker's own marks lie beside its corner): a column's
+    cards are of one deck.
+    """
+    out = set()
+    for i in middles:
+        if dets[i].cls in WANDERING:
+            (d1, _, _, k1), (d2, _, _, k2) = _chain_steps(dets, i, cfg)[:2]
+            before, after = dets[k1], dets[k2]
+            if (d2 <= cfg.even_steps * d1 and FREE_SHAPE.isdisjoint((before.cls, after.cls))
+                    and _alike(before, after, after)):
+                out.add(i)
     return out
 
 
@@ -547,6 +583,23 @@ def _line_degrees(v: tuple[float, float], r: tuple[float, float]) -> float:
     return min(d, 180.0 - d)
 
 
+def _agree(diagonals: list[tuple[float, float]], agree: float) -> bool:
+    return all(_diagonal_off(r, q) <= agree for r in diagonals for q in diagonals)
+
+
+def _laid_alike(diagonals: list[tuple[float, float]], cfg: JoinConfig) -> bool:
+    """True when these cards' diagonals agree (cards laid in melds, not strewn), all of them or all
+    but one much shorter than the rest: a fan step the photo's first pass took for a card."""
+    if _agree(diagonals, cfg.diagonal_agree):
+        return True
+    for k, odd in enumerate(diagonals):
+        rest = diagonals[:k] + diagonals[k + 1:]
+        shortest = min(math.hypot(*q) for q in rest)
+        if len(rest) >= 2 and math.hypot(*odd) < cfg.step_span * shortest and _agree(rest, cfg.diagonal_agree):
+            return True
+    return False
+
+
 def _unlike_neighbours(a: Detection, b: Detection, diagonals: list[_Diagonal], cfg: JoinConfig) -> bool:
     """True when the wild (or three) pair a-b spans none of the diagonals of the cards joined nearest it.
 
@@ -556,7 +609,8 @@ def _unlike_neighbours(a: Detection, b: Detection, diagonals: list[_Diagonal], c
     matching neighbour is enough: a photo's prior pass also joins some fan
     steps, and their short spans must not veto real cards. Where the
     neighbours disagree among themselves (cards strewn at every angle, not
-    laid in melds) nothing is vetoed.
+    laid in melds) nothing is vetoed; one much shorter than the others
+    (such a fan step) does not count as disagreeing.
 
     Threes lie in a row of their own, side by side, and may come from
     another design of the deck mix (another card size): such a pair is held
@@ -573,7 +627,7 @@ def _unlike_neighbours(a: Detection, b: Detection, diagonals: list[_Diagonal], c
     near = sorted(others, key=lambda mv: math.dist(mv[0], mid))[: cfg.diagonal_neighbours]
     if len(near) < 2:
         return False  # one card shows no layout
-    if any(_diagonal_off(r, q) > cfg.diagonal_agree for _, r in near for _, q in near):
+    if not _laid_alike([r for _, r in near], cfg):
         return False  # neighbours turned every way (cards strewn, not laid in melds): no layout to hold it to
     if rowed:
         return min(_line_degrees(span, r) for _, r in near) > cfg.row_degrees
@@ -638,9 +692,14 @@ def _candidate_pairs(
     pairs: list[_Pair] = []
     middles = _fan_middles(dets, cfg)
     axes = _local_axes(dets, middles, cfg)
+    covered = set() if cfg.hand_fans else _covered_wilds(dets, middles, cfg)
     for i, a in enumerate(dets):
+        if i in covered:
+            continue
         for j in range(i + 1, len(dets)):
             b = dets[j]
+            if j in covered:
+                continue
             ok, cross = _classes_match(a.cls, b.cls)
             if not ok:
                 continue

@@ -421,6 +421,78 @@ def test_wilds_a_quarter_turn_apart_are_two_cards_where_every_card_lies_alike():
     assert counts(cards) == Counter({"5": 9, "6": 3, "WILD20": 6, "4": 6, "9": 2, "SOCK": 5, "SHOE": 2})
 
 
+# Bare Foot melds (a generated table photo, held-out round 002, side 1,
+# labelled corners): the first 50-point wild of the 9s' column and the one
+# fanned in the 10s' column lie about a card diagonal apart, across the
+# columns. Of the four cards joined nearest them, one is a fan step the
+# first pass took for a card (two wilds of neighbouring columns); the other
+# three agree, and no card's diagonal runs the way that pair does.
+WILDS_ACROSS_COLUMNS_BESIDE_A_STEP = [
+    ('8', (742, 31, 759, 57)), ('8', (736, 86, 753, 113)), ('8', (728, 140, 746, 168)),
+    ('8', (718, 198, 736, 226)), ('8', (715, 253, 734, 281)), ('8', (705, 315, 723, 343)),
+    ('8', (690, 378, 707, 405)), ('8', (688, 436, 706, 464)), ('8', (675, 491, 692, 519)),
+    ('WILD20', (667, 550, 690, 579)), ('WILD20', (733, 694, 757, 723)), ('4', (872, 46, 888, 72)),
+    ('4', (871, 84, 887, 110)), ('4', (874, 125, 891, 151)), ('WILD50', (869, 166, 888, 192)),
+    ('WILD50', (868, 212, 888, 239)), ('WILD50', (944, 345, 964, 371)), ('9', (1013, 70, 1028, 96)),
+    ('9', (1012, 121, 1028, 148)), ('9', (1006, 177, 1021, 203)), ('9', (1004, 222, 1021, 248)),
+    ('9', (997, 283, 1014, 309)), ('9', (989, 339, 1004, 365)), ('9', (984, 397, 1000, 424)),
+    ('WILD50', (980, 447, 1001, 474)), ('WILD50', (973, 504, 993, 531)), ('WILD50', (1049, 637, 1068, 664)),
+    ('10', (1145, 89, 1169, 116)), ('WILD20', (1143, 139, 1162, 166)), ('10', (1136, 187, 1160, 214)),
+    ('10', (1128, 238, 1150, 264)), ('10', (1126, 286, 1150, 314)), ('WILD50', (1120, 334, 1140, 361)),
+    ('10', (1115, 388, 1139, 415)), ('10', (1180, 520, 1204, 547)),
+]
+
+
+def test_wilds_across_columns_stay_apart_when_one_neighbour_is_a_fan_step():
+    cards = join_corners(_dets(WILDS_ACROSS_COLUMNS_BESIDE_A_STEP))
+    assert counts(cards) == Counter({"8": 9, "9": 7, "WILD50": 5, "10": 5, "4": 3, "WILD20": 2})
+
+
+# Melds laid sideways (a generated table photo, held-out round 097, side 1,
+# labelled corners): a 2 fanned in the middle of the Ks' column and one in
+# the middle of the 8s' lie a card's diagonal apart, turned like every card
+# there. The next card of each column lies over their far corners.
+FANNED_WILDS_A_DIAGONAL_APART = [
+    ('4', (652, 32, 695, 46)), ('4', (591, 34, 634, 50)), ('4', (532, 38, 575, 54)),
+    ('4', (470, 45, 514, 62)), ('4', (412, 57, 454, 71)), ('4', (351, 53, 394, 69)),
+    ('4', (290, 58, 333, 75)), ('4', (225, 62, 269, 80)), ('4', (63, 207, 109, 226)),
+    ('K', (669, 217, 715, 233)), ('2', (600, 217, 646, 232)), ('K', (539, 220, 584, 235)),
+    ('K', (479, 225, 524, 241)), ('K', (409, 224, 455, 240)), ('K', (353, 231, 398, 247)),
+    ('K', (286, 228, 332, 246)), ('K', (223, 234, 268, 252)), ('K', (40, 381, 87, 400)),
+    ('8', (703, 375, 751, 393)), ('JOKER', (589, 387, 659, 401)), ('8', (522, 393, 570, 409)),
+    ('2', (432, 396, 479, 413)), ('8', (347, 408, 395, 426)), ('8', (161, 567, 211, 586)),
+]
+
+
+def test_wilds_fanned_inside_their_columns_join_nothing_a_diagonal_away():
+    cards = join_corners(_dets(FANNED_WILDS_A_DIAGONAL_APART))
+    assert counts(cards) == Counter({"4": 8, "K": 7, "2": 2, "8": 3, "JOKER": 1})
+
+
+# Held-out round 071, side 2 (labelled corners): the top corner of the whole 2
+# ending the 10s' column lies between the last 10 and the far corner of the
+# whole 2 ending the Js' column, in one line, but at uneven steps: it is a
+# whole card's corner, not a wild fanned inside its column.
+WHOLE_WILD_IN_LINE_WITH_ANOTHER_MELD = [
+    ('J', (602, 48, 616, 84)), ('J', (600, 106, 614, 142)), ('J', (597, 161, 610, 196)),
+    ('J', (594, 218, 607, 253)), ('JOKER', (593, 279, 608, 321)), ('2', (590, 337, 603, 371)),
+    ('J', (590, 398, 601, 433)), ('2', (680, 582, 692, 617)), ('2', (588, 452, 600, 486)),
+    ('10', (738, 44, 755, 80)), ('10', (732, 105, 747, 140)), ('10', (728, 166, 744, 202)),
+    ('10', (728, 225, 744, 262)), ('10', (718, 285, 734, 322)), ('10', (712, 349, 728, 385)),
+    ('10', (708, 409, 724, 446)), ('10', (703, 471, 718, 508)), ('2', (695, 536, 709, 570)),
+    ('2', (781, 672, 796, 708)), ('8', (869, 40, 884, 74)), ('8', (868, 100, 884, 134)),
+    ('8', (859, 163, 875, 198)), ('2', (855, 228, 870, 263)), ('8', (849, 284, 865, 320)),
+    ('8', (845, 354, 860, 389)), ('8', (838, 418, 854, 453)), ('8', (834, 476, 850, 512)),
+    ('8', (826, 541, 841, 576)), ('8', (910, 750, 925, 786)), ('8', (824, 609, 839, 645)),
+]
+
+
+def test_a_whole_wild_in_line_with_another_melds_corner_still_joins():
+    cards = join_corners(_dets(WHOLE_WILD_IN_LINE_WITH_ANOTHER_MELD))
+    assert counts(cards) == Counter({"J": 5, "JOKER": 1, "2": 4, "10": 8, "8": 9})
+    assert sum(len(c.corners) == 2 for c in cards if c.cls == "2") == 2
+
+
 # Red 3s laid side by side above the meld columns (a generated table photo,
 # held-out round 034, side 2): the top corner of each 3 and the bottom corner
 # of the 3 to its left are about one card diagonal apart too, but run along
