@@ -584,6 +584,7 @@ def _line_degrees(v: tuple[float, float], r: tuple[float, float]) -> float:
 
 
 def _agree(diagonals: list[tuple[float, float]], agree: float) -> bool:
+    """Whether every two of these diagonals lie within `agree` (a share of their length) of each other."""
     return all(_diagonal_off(r, q) <= agree for r in diagonals for q in diagonals)
 
 
