@@ -128,6 +128,8 @@ class JoinConfig:
     column_step: tuple[float, float] = (0.8, 1.25)  # 0: off), one even step (this share of its length) beyond
     # either end, is two steps of a meld's column, not a card (cards lying apart seldom line up so)
     hand_fans: bool = False  # a photo of hands (leftover cards): chains of equal steps are fans
+    fan_step_gap: float = 0.6  # hands: a pair with no other index nearer either end than this share of its
+    # length, and a next step beyond one end, is a fan's first step (0: off)
     face_angle: float = 35.0  # degrees between a card's diagonal and its long side (index centres)
     face_margin: float = 0.25  # index sizes: the card's face reaches this far beyond its index centres,
     face_core: float = 0.25  # tangent of the half-angle, at either corner, of the core around the diagonal
@@ -299,6 +301,25 @@ def _next_step(a: Detection, b: Detection, others: list[Detection], cfg: JoinCon
         if cos >= math.cos(math.radians(turn)):
             return True
     return False
+
+
+def _first_fan_step(a: Detection, b: Detection, others: list[Detection], cfg: JoinConfig) -> bool:
+    """True when a-b is the first (or last) step of a fan: the chain goes on past one end,
+    and neither end has another index much nearer than the other end.
+
+    A fan's end card shows both corners, but its top corner has the card
+    before it a short fan step away; two fanned cards at the start of a
+    hand each show one corner, a whole fan step apart, with nothing nearer.
+    """
+    if cfg.fan_step_gap <= 0:
+        return False
+    reach = cfg.fan_step_gap * math.dist(a.center, b.center)
+    for d in others:
+        if d is a or d is b or d.cls == BACK:
+            continue
+        if min(math.dist(d.center, a.center), math.dist(d.center, b.center)) < reach:
+            return False
+    return _next_step(a, b, others, cfg) or _next_step(b, a, others, cfg)
 
 
 def _in_a_chain(a: Detection, b: Detection, others: list[Detection], cfg: JoinConfig) -> bool:
@@ -729,6 +750,8 @@ def _candidate_pairs(
             if _is_fan_step(a, b, dets, cfg.step_tolerance * size, cfg.hand_fans, own):
                 continue
             if cfg.hand_fans and _in_a_chain(a, b, dets, cfg):
+                continue
+            if cfg.hand_fans and _first_fan_step(a, b, dets, cfg):
                 continue
             if not cfg.hand_fans and cfg.column_turn > 0 and a.cls not in WANDERING and (
                 _next_step(a, b, dets, cfg, same_rank=True) or _next_step(b, a, dets, cfg, same_rank=True)

@@ -300,8 +300,22 @@ SMALL_HANDS = [
      ("5", (697, 175, 740, 224)), ("K", (688, 473, 744, 528)), ("K", (756, 233, 804, 274))],
 ]
 
+# Hands that start with two cards of one rank, each showing one corner, a
+# fan step apart (held-out rounds 021, side 3, and 090, side 1, labelled
+# corners); only the last card of each shows both corners.
+HANDS_STARTING_WITH_A_PAIR = [
+    [("8", (177, 519, 229, 551)), ("8", (167, 408, 226, 452)), ("5", (187, 302, 248, 357)),
+     ("WILD50", (256, 176, 335, 255)), ("Q", (347, 111, 395, 172)), ("5", (468, 60, 503, 114)),
+     ("A", (599, 40, 652, 103)), ("7", (711, 62, 764, 123)), ("8", (824, 123, 885, 181)),
+     ("WILD50", (891, 197, 968, 270)), ("WILD50", (707, 473, 782, 541))],
+    [("J", (262, 130, 296, 194)), ("J", (408, 164, 438, 227)), ("WILD50", (607, 176, 682, 270)),
+     ("WILD50", (751, 579, 831, 679))],
+]
+
 
 @pytest.mark.parametrize("items, truth, whole", [
+    (HANDS_STARTING_WITH_A_PAIR[0], {"8": 3, "5": 2, "WILD50": 2, "Q": 1, "A": 1, "7": 1}, ["WILD50"]),
+    (HANDS_STARTING_WITH_A_PAIR[1], {"J": 2, "WILD50": 1}, ["WILD50"]),
     (SORTED_HAND, {"6": 3, "3R": 3, "5": 2, "1": 2, "9": 1, "4": 1, "7": 1}, ["3R"]),
     (SMALL_HANDS[0], {"10": 2, "8": 1, "1": 1, "3B": 1}, ["10"]),
     (SMALL_HANDS[1], {"7": 2, "3R": 1, "A": 1, "9": 1, "2": 1, "5": 1, "K": 1}, ["K"]),
