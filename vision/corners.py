@@ -84,6 +84,11 @@ FREE_SHAPE: frozenset[str] = frozenset({"JOKER"})
 # apart. Their pairs must also look like the cards around them.
 WANDERING: frozenset[str] = frozenset({"2", "JOKER", "WILD20", "WILD50"})
 
+# Two-digit ranks: where a deck prints the digits side by side (Bare Foot's
+# 10, 11 and 12), their index box is wider than tall on an upright card, so a
+# wide box of these ranks says nothing of how the card is turned.
+SIDE_BY_SIDE: frozenset[str] = frozenset({"10", "11", "12"})
+
 # Threes: red 3s are laid in a row of identical cards side by side (black 3s
 # too, where a side melds them); the corner of one and the opposite corner of
 # the next span no card either.
@@ -195,9 +200,12 @@ def _direction_ok(a: Detection, b: Detection, clear_aspect: float) -> bool:
     """Whether the line a-b can be the diagonal of a card with these index boxes.
 
     Only rejects when both boxes agree on a clear orientation and the line
-    runs against it; ambiguous (square-ish, rotated) boxes accept any line.
+    runs against it; ambiguous (square-ish, rotated) boxes accept any line,
+    and so do wide boxes of two-digit ranks (`SIDE_BY_SIDE`).
     """
     aspects = (_aspect(a), _aspect(b))
+    if a.cls in SIDE_BY_SIDE and b.cls in SIDE_BY_SIDE and all(r < 1.0 for r in aspects):
+        return True
     portrait = all(r >= clear_aspect for r in aspects)
     landscape = all(r <= 1.0 / clear_aspect for r in aspects)
     if not (portrait or landscape):

@@ -136,6 +136,16 @@ def test_random_spreads_of_whole_cards_count_exactly():
         assert counts(join_corners(dets)) == Counter(truth), f"trial {trial}"
 
 
+@pytest.mark.parametrize("rank", ["10", "11", "12"])
+def test_an_upright_card_whose_two_digits_make_wide_index_boxes_is_one_card(rank):
+    # Bare Foot prints 10, 11 and 12 with the digits side by side: the boxes
+    # are wider than tall although the card stands upright (held-out round
+    # 152, side 1: corners 27 x 19 px, 100 px across and 160 px down apart).
+    cards = join_corners(_dets([(rank, (1030, 351, 1057, 370)), (rank, (1130, 511, 1158, 530))]))
+    assert counts(cards) == Counter({rank: 1})
+    assert len(cards[0].corners) == 2
+
+
 def test_corners_read_as_different_ranks_stay_two_cards():
     # a 6 and a 9 lying where one card's corners would be: never merged into one
     tl, br = card_corners("6", 200, 200)
