@@ -136,6 +136,31 @@ def test_random_spreads_of_whole_cards_count_exactly():
         assert counts(join_corners(dets)) == Counter(truth), f"trial {trial}"
 
 
+# A Bare Foot design that prints a lone small digit (held-out round 080, side 3,
+# labelled corners): its number cards span about 11 index sizes corner to
+# corner, its wilds and shoes about 5.5. The first pass must reach that far to
+# learn the photo's long diagonal.
+LONE_DIGIT_TABLE = [
+    ('8', (1359, 142, 1382, 162)), ('8', (1302, 146, 1326, 166)), ('8', (1240, 146, 1263, 166)),
+    ('8', (969, 289, 992, 308)), ('8', (1176, 150, 1199, 170)), ('4', (1362, 417, 1385, 438)),
+    ('4', (1297, 414, 1320, 436)), ('4', (1219, 418, 1242, 440)), ('4', (1153, 416, 1176, 439)),
+    ('4', (1090, 421, 1113, 442)), ('4', (1026, 425, 1048, 446)), ('WILD50', (756, 556, 797, 583)),
+    ('WILD50', (940, 419, 981, 446)), ('2', (1408, 672, 1432, 692)), ('2', (1357, 685, 1380, 704)),
+    ('2', (1287, 681, 1310, 701)), ('2', (1220, 682, 1244, 702)), ('2', (1170, 692, 1192, 711)),
+    ('2', (960, 826, 982, 845)), ('5', (1407, 961, 1430, 980)), ('WILD50', (1327, 963, 1368, 989)),
+    ('5', (1278, 968, 1300, 987)), ('5', (1201, 962, 1224, 982)), ('5', (1133, 970, 1156, 988)),
+    ('WILD50', (1039, 971, 1079, 997)), ('5', (984, 971, 1006, 990)), ('5', (781, 1114, 804, 1133)),
+    ('SHOE', (1428, 1217, 1469, 1252)), ('SHOE', (1357, 1212, 1398, 1247)), ('SOCK', (1288, 1208, 1330, 1244)),
+    ('SOCK', (1028, 1329, 1068, 1365)), ('SOCK', (1221, 1213, 1262, 1249)),
+]
+
+
+def test_number_cards_of_a_lone_digit_design_join_across_eleven_index_sizes():
+    cards = join_corners(_dets(LONE_DIGIT_TABLE))
+    assert counts(cards) == Counter({'8': 4, '4': 6, 'WILD50': 3, '2': 5, '5': 5, 'SHOE': 2, 'SOCK': 2})
+    assert sorted(c.cls for c in cards if len(c.corners) == 2) == ["2", "5", "8", "SOCK", "WILD50"]
+
+
 @pytest.mark.parametrize("rank", ["10", "11", "12"])
 def test_an_upright_card_whose_two_digits_make_wide_index_boxes_is_one_card(rank):
     # Bare Foot prints 10, 11 and 12 with the digits side by side: the boxes
