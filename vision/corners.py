@@ -312,32 +312,30 @@ def _next_step(a: Detection, b: Detection, others: list[Detection], cfg: JoinCon
     return False
 
 
-def _first_fan_step(a: Detection, b: Detection, others: list[Detection], cfg: JoinConfig) -> bool:
-    """True when a-b is the first (or last) step of a fan: the chain goes on past one end,
-    and neither end has another index much nearer than the other end.
-
-    A fan's end card shows both corners, but its top corner has the card
-    before it a short fan step away; two fanned cards at the start of a
-    hand each show one corner, a whole fan step apart, with nothing nearer.
-    """
-    if cfg.fan_step_gap <= 0:
+def _nothing_nearer(a: Detection, b: Detection, others: list[Detection], gap: float) -> bool:
+    """Whether no other index lies nearer either end of a-b than `gap` of its length (0: never)."""
+    if gap <= 0:
         return False
-    reach = cfg.fan_step_gap * math.dist(a.center, b.center)
-    for d in others:
-        if d is a or d is b or d.cls == BACK:
-            continue
-        if min(math.dist(d.center, a.center), math.dist(d.center, b.center)) < reach:
-            return False
-    return _next_step(a, b, others, cfg) or _next_step(b, a, others, cfg)
+    reach = gap * math.dist(a.center, b.center)
+    return all(d is a or d is b or d.cls == BACK
+               or min(math.dist(d.center, a.center), math.dist(d.center, b.center)) >= reach for d in others)
 
 
-def _in_a_chain(a: Detection, b: Detection, others: list[Detection], cfg: JoinConfig) -> bool:
-    """True when a-b is one step in the middle of a fan: the chain goes on past both ends.
+def _hand_fan_step(a: Detection, b: Detection, others: list[Detection], cfg: JoinConfig) -> bool:
+    """True when a-b is a step of a hand's fan, not one card: the chain goes on past both ends
+    (a step in its middle), or past one end while neither end has another index much nearer
+    than the other end (its first or last step).
 
     A card's two corners lie one diagonal apart, and beyond either of them
-    the chain of a fan (if any) runs on in much shorter steps.
+    the chain of a fan (if any) runs on in much shorter steps. A fan's end
+    card shows both corners, but its top corner has the card before it a
+    short fan step away; two fanned cards at the start of a hand each show
+    one corner, a whole fan step apart, with nothing nearer.
     """
-    return _next_step(a, b, others, cfg) and _next_step(b, a, others, cfg)
+    ahead, behind = _next_step(a, b, others, cfg), _next_step(b, a, others, cfg)
+    if ahead and behind:
+        return True
+    return (ahead or behind) and _nothing_nearer(a, b, others, cfg.fan_step_gap)
 
 
 def _face_frames(a: Detection, b: Detection, axis: float | None, cfg: JoinConfig) -> list[tuple[float, float]]:
@@ -758,9 +756,7 @@ def _candidate_pairs(
             own = _own_marks(raw, dets, i, j, axis, cfg)
             if _is_fan_step(a, b, dets, cfg.step_tolerance * size, cfg.hand_fans, own):
                 continue
-            if cfg.hand_fans and _in_a_chain(a, b, dets, cfg):
-                continue
-            if cfg.hand_fans and _first_fan_step(a, b, dets, cfg):
+            if cfg.hand_fans and _hand_fan_step(a, b, dets, cfg):
                 continue
             if not cfg.hand_fans and cfg.column_turn > 0 and a.cls not in WANDERING and (
                 _next_step(a, b, dets, cfg, same_rank=True) or _next_step(b, a, dets, cfg, same_rank=True)
