@@ -137,6 +137,9 @@ class JoinConfig:
     fan_step_gap: float = 0.6  # hands: a pair with no other index nearer either end than this share of its
     # length, and a next step beyond one end, is a fan's first step (0: off)
     face_angle: float = 35.0  # degrees between a card's diagonal and its long side (index centres)
+    corner_turn: float = 12.0  # degrees a joker's four marks' rectangle may turn from the face so found ...
+    corner_min_side: float = 0.3  # ... with each side at least this share of its diagonal
+    four_marks_bonus: float = 0.5  # taken off the cost of a joker pair whose other two corners hold its marks
     face_margin: float = 0.25  # index sizes: the card's face reaches this far beyond its index centres,
     face_core: float = 0.25  # tangent of the half-angle, at either corner, of the core around the diagonal
     other_shape_core: float = 0.6  # that core's share for an index of another shape
@@ -234,6 +237,7 @@ class _Pair:
     ratio: float
     i: int
     j: int
+    marks: tuple[int, ...] = ()  # a joker's boxes at its other two corners, which no other pair may take
 
 
 def _alike(d: Detection, a: Detection, b: Detection, tol: float = 0.25) -> bool:
@@ -672,6 +676,27 @@ def _other_corners(a: Detection, b: Detection, long_dir: float) -> tuple[tuple[f
     return (ax + along * ux, ay + along * uy), (ax - across * uy, ay + across * ux)
 
 
+def _third_corner(p: tuple[float, float], a: Detection, b: Detection, long_dir: float, reach: float,
+                  cfg: JoinConfig) -> bool:
+    """Whether p is one of the other corners of a rectangle with diagonal a-b whose sides run within
+    `corner_turn` of long_dir or square to it.
+
+    Such a corner lies on the circle over a-b (Thales). Marks printed further
+    out than a deck's indices span a diagonal that runs off the long side by
+    less than `face_angle`, so `_other_corners` misses them.
+    """
+    mid = ((a.center[0] + b.center[0]) / 2.0, (a.center[1] + b.center[1]) / 2.0)
+    diagonal = math.dist(a.center, b.center)
+    if abs(math.dist(p, mid) - diagonal / 2.0) > reach:
+        return False
+    to_a = (a.center[0] - p[0], a.center[1] - p[1])
+    to_b = (b.center[0] - p[0], b.center[1] - p[1])
+    if min(math.hypot(*to_a), math.hypot(*to_b)) < cfg.corner_min_side * diagonal:
+        return False  # at a or b itself
+    off = _line_degrees(to_a, (math.cos(long_dir), math.sin(long_dir)))
+    return min(off, 90.0 - off) <= cfg.corner_turn
+
+
 def _own_marks(raw: list[Detection], dets: list[Detection], i: int, j: int, axis: float | None,
                cfg: JoinConfig) -> frozenset[int]:
     """For a pair of joker corners i-j, the ids (in `dets`) of the other joker boxes on its face
@@ -691,16 +716,39 @@ def _own_marks(raw: list[Detection], dets: list[Detection], i: int, j: int, axis
     reach = cfg.step_tolerance * size
     margin = (cfg.face_margin * size, cfg.face_margin_across * (_width(a) + _width(b)) / 2.0)
     out = set()
+    corners, thirds = [], []  # alike marks where the face angle puts the other corners; others on a rectangle
     for k, d in enumerate(dets):
         if k in (i, j) or d.cls not in FREE_SHAPE:
             continue
         if _alike(raw[k], raw[i], raw[j], MARK_LIKENESS):
-            mark = any(math.dist(d.center, c) <= reach for f in frames for c in _other_corners(a, b, f))
-        else:
-            mark = any(_inside_face(d.center, a, b, f, margin) for f in frames)
-        if mark:
+            if any(math.dist(d.center, c) <= reach for f in frames for c in _other_corners(a, b, f)):
+                corners.append(d)
+            elif any(_third_corner(d.center, a, b, f, reach, cfg) for f in frames):
+                thirds.append(d)
+        elif any(_inside_face(d.center, a, b, f, margin) for f in frames):
             out.add(id(d))
+    out.update(id(d) for d in corners)
+    mid = ((a.center[0] + b.center[0]) / 2.0, (a.center[1] + b.center[1]) / 2.0)
+    for c in thirds:  # counts only with a fourth mark across the middle from it
+        if any(math.dist(((c.center[0] + d.center[0]) / 2.0, (c.center[1] + d.center[1]) / 2.0), mid) <= reach
+               for d in corners + thirds if d is not c):
+            out.add(id(c))
     return frozenset(out)
+
+
+def _four_marks(raw: list[Detection], dets: list[Detection], i: int, j: int, own: frozenset[int],
+                reach: float) -> tuple[int, int] | None:
+    """Two of the pair i-j's own marks (ids `own`) shaped like its corners that lie across its middle
+    from each other: with i and j the four corners of one card."""
+    a, b = dets[i], dets[j]
+    mid = ((a.center[0] + b.center[0]) / 2.0, (a.center[1] + b.center[1]) / 2.0)
+    like = [k for k, d in enumerate(dets) if id(d) in own and _alike(raw[k], raw[i], raw[j], MARK_LIKENESS)]
+    for n, k in enumerate(like):
+        for m in like[n + 1:]:
+            c, d = dets[k].center, dets[m].center
+            if math.dist(((c[0] + d[0]) / 2.0, (c[1] + d[1]) / 2.0), mid) <= reach:
+                return (k, m)
+    return None
 
 
 def _ratio_misfit(ratio: float, expected: tuple[float, ...]) -> float:
@@ -765,7 +813,11 @@ def _candidate_pairs(
             if diagonals and not cfg.hand_fans and _unlike_neighbours(a, b, diagonals, cfg):
                 continue
             if not _index_on_face(a, b, dets, axis, cfg, own):
-                pairs.append(_Pair(cost, ratio, i, j))
+                corners = _four_marks(raw, dets, i, j, own, cfg.step_tolerance * size)
+                if corners:  # all four marks of a joker that prints them so: nothing fits better
+                    pairs.append(_Pair(cost - cfg.four_marks_bonus, ratio, i, j, corners))
+                else:
+                    pairs.append(_Pair(cost, ratio, i, j))
     pairs.sort(key=lambda p: (p.cost, p.i, p.j))
     return pairs
 
@@ -781,6 +833,8 @@ def _greedy(pairs: list[_Pair], n: int) -> list[_Pair]:
     for p in pairs:
         if not used[p.i] and not used[p.j]:
             used[p.i] = used[p.j] = True
+            for k in p.marks:
+                used[k] = True
             chosen.append(p)
     return chosen
 

@@ -17,6 +17,11 @@ How (per deck, since a deck prints every index in the same place and size):
    different sizes the larger is cut to the smaller's size from its corner.
 4. The bottom-right copy: the same search on the face turned 180 degrees,
    mapped back.
+5. Copies at the other two corners: where the ink near the top-right and
+   bottom-left mirror places of the top-left box matches that box's ink
+   (some decks print every index four times, some jokers their mark in all
+   four corners), those are boxed too; left unboxed, the detector would learn
+   the same mark as index in one corner and as background in the next.
 Boxes that disagree with the deck's median box size are dropped and reported;
 a deck where too few number cards give a rank is rejected instead of emitting
 bad boxes.
@@ -32,8 +37,10 @@ import numpy as np
 from datasets.faces import Box, CardFace, Deck
 
 NUMBER_CLASSES = ("2", "3R", "3B", "4", "5", "6", "7", "8", "9")
-CORNER_RULES = 3  # raised whenever the boxes found change, so that decks cached before are rendered again
+CORNER_RULES = 4  # raised whenever the boxes found change, so that decks cached before are rendered again
 JOKER_WIDTH = 0.9  # share of the face's width a joker's index may span: a word printed across the top, whole
+COPY_LIKENESS = 0.85  # ink correlation at which a mirrored corner holds a copy of the index (as measured: copies
+# 0.94-1.00 in every deck that prints them, other faces' corners at most 0.30 in their deck's median)
 
 
 @dataclass(frozen=True)
@@ -320,6 +327,55 @@ def face_corners(image: np.ndarray, g: Geometry, joker: bool = False) -> list[Bo
     return out
 
 
+def corner_copies(image: np.ndarray, boxes: list[Box]) -> list[Box]:
+    """Copies of the face's top-left index printed again at its top-right and bottom-left corners.
+
+    A copy may be mirrored or turned; it is looked for around the mirror place
+    of the top-left box and kept where its ink matches that box's ink
+    (normalised correlation at least COPY_LIKENESS) and it overlaps no box found
+    already (a word printed across the card's top is one index, not two).
+    """
+    if not boxes:
+        return []
+    h, w = image.shape[:2]
+    ink = ink_mask(image).astype(np.float32)
+    x1, y1, x2, y2 = (int(round(v)) for v in min(boxes, key=lambda b: b[0] + b[1]))
+    ref = ink[max(0, y1):y2, max(0, x1):x2]
+    if ref.shape[0] < 3 or ref.shape[1] < 3 or ref.min() == ref.max():
+        return []
+    out: list[Box] = []
+    for place in ((w - x2, y1, w - x1, y2), (x1, h - y2, x2, h - y1)):
+        copy = _best_copy(ink, ref, place)
+        if copy is not None and not any(_overlaps(copy, b) for b in [*boxes, *out]):
+            out.append(copy)
+    return out
+
+
+def _best_copy(ink: np.ndarray, ref: np.ndarray, place: Box) -> Box | None:
+    """Where near `place` the ink best matches `ref` in any of its four mirrorings, when it matches well."""
+    rh, rw = ref.shape
+    margin = 2 + round(0.3 * max(rw, rh))
+    wx1, wy1 = max(0, place[0] - margin), max(0, place[1] - margin)
+    window = ink[wy1:min(ink.shape[0], place[3] + margin), wx1:min(ink.shape[1], place[2] + margin)]
+    if window.shape[0] < rh or window.shape[1] < rw:
+        return None
+    best, at = -1.0, (0, 0)
+    for t in (ref, ref[:, ::-1], ref[::-1, :], ref[::-1, ::-1]):
+        _, score, _, loc = cv2.minMaxLoc(cv2.matchTemplate(window, np.ascontiguousarray(t), cv2.TM_CCOEFF_NORMED))
+        if np.isfinite(score) and score > best:
+            best, at = score, loc
+    if best < COPY_LIKENESS:
+        return None
+    found = window[at[1]:at[1] + rh, at[0]:at[0] + rw]
+    if not 0.7 <= found.sum() / ref.sum() <= 1.4:
+        return None
+    return (wx1 + at[0], wy1 + at[1], wx1 + at[0] + rw, wy1 + at[1] + rh)
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+
 @dataclass
 class _Found:
     """Per face and orientation: the rank and pip boxes found (orientation 1 = turned 180 degrees)."""
@@ -364,8 +420,16 @@ def _matched_copies(top: Box, bottom: Box) -> list[Box]:
     return [(top[0], top[1], top[0] + bw, top[1] + bh), bottom]
 
 
-def find_deck_corners(deck: Deck, suits: dict[int, str] | None = None) -> CornerReport:
+def find_deck_corners(deck: Deck, suits: dict[int, str] | None = None, every_copy: bool = False) -> CornerReport:
     """Fill every face's `corners` from its artwork (in place); drop faces whose boxes fail the checks.
+
+    A joker's mark printed again at its other two corners is boxed too (the
+    joining takes those as the card's own marks); a number or court card's
+    index only with `every_copy`. Decks that print every index four times
+    (dondorf, bonded) keep two boxes a card by default: a meld's column then
+    shows two indices on each card's top edge, which the joining reads as
+    cards of their own (with all four boxed, 20 more of 355 generated sides
+    came out wrong under their true labels; 2026-11-26).
 
     `suits` (id(face) -> suit letter) lets a pip hidden by touching art be placed
     from the same suit's pips elsewhere in the deck. Returns what happened; with
@@ -390,7 +454,8 @@ def find_deck_corners(deck: Deck, suits: dict[int, str] | None = None) -> Corner
         h, w = face.image.shape[:2]
         if face.cls == "JOKER":
             out = face_corners(face.image, g, joker=True)
-            boxes[id(face)] = _matched_copies(*out) if len(out) == 2 else out
+            out = _matched_copies(*out) if len(out) == 2 else out
+            boxes[id(face)] = out + corner_copies(face.image, out)
             continue
         out = []
         for turn in (0, 1):
@@ -405,7 +470,7 @@ def find_deck_corners(deck: Deck, suits: dict[int, str] | None = None) -> Corner
             out.append(box if turn == 0 else _rotate_back(box, w, h))
         if len(out) == 2 and not _same_size(out[0], out[1]):
             out = out[:1]  # the two printed indices are 180-degree copies: a mismatch means the second is not one
-        boxes[id(face)] = out
+        boxes[id(face)] = out + corner_copies(face.image, out) if every_copy else out
     sizes = np.array([(b[2] - b[0], b[3] - b[1]) for f in plain for b in boxes[id(f)]], np.float64)
     with_index = sum(1 for f in plain if boxes[id(f)])
     if with_index < 0.8 * len(plain):

@@ -7,6 +7,9 @@ set -e
 cd "$(dirname "$0")/../.."
 mkdir -p .git/info && touch .git/info/exclude
 grep -qx "/.dev/" .git/info/exclude || echo "/.dev/" >> .git/info/exclude
+# the deck cache, fetched or brought up to the current corner rules (cached decks found under older rules are
+# rendered again; on a new machine this downloads and renders all of them, about 90 s)
+.venv/bin/handfoot dataset fetch-decks
 rm -rf .dev/hf && mkdir -p .dev/hf .dev/whl
 .venv/bin/python scripts/gpu/pack_decks.py pack .dev/hf
 version=$(.venv/bin/python -c "import importlib.metadata as m; print(m.version('ultralytics'))")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 import json
 import subprocess
 import tarfile
@@ -126,6 +127,58 @@ def test_a_joker_word_printed_across_the_top_is_boxed_whole():
     x1, y1, x2, y2 = joker.corners[0]
     assert abs(x1 - g[0]) <= 2 and x2 >= g[0] + 4 * step + 2 * step // 3 - 2  # from the first letter to the last
     assert y2 - y1 <= height + 2  # one line of letters: none of the art under it
+
+
+def _print_four_indices(face: CardFace) -> list[tuple[int, int, int, int]]:
+    """Print the face's top-left index again at its top-right corner (upright) and bottom-left (turned), as
+    decks like dondorf do; returns the boxes of those two new copies."""
+    h, w = face.image.shape[:2]
+    x1, y1, x2, y2 = face.corners[0]
+    crop = face.image[y1:y2, x1:x2].copy()
+    face.image[y1:y2, w - x2:w - x1] = crop
+    face.image[h - y2:h - y1, x1:x2] = crop[::-1, ::-1]
+    return [(w - x2, y1, w - x1, y2), (x1, h - y2, x2, h - y1)]
+
+
+def test_indices_printed_in_all_four_corners_are_all_boxed_when_asked():
+    deck = simple_deck(0)
+    copies = {id(f): _print_four_indices(f) for fs in deck.faces.values() for f in fs}
+    known = _known_and_cleared(deck)
+    report = find_deck_corners(deck, every_copy=True)
+    assert report.ok and report.kept == 54
+    for fs in deck.faces.values():
+        for f in fs:
+            assert len(f.corners) == 4, f.cls
+            for want in known[id(f)] + copies[id(f)]:
+                assert min(max(abs(p - q) for p, q in zip(found, want)) for found in f.corners) <= 3, f.cls
+    # by default such faces keep their two boxes, top-left and bottom-right
+    faces = [f for fs in deck.faces.values() for f in fs]
+    for f in faces:
+        f.corners = []
+    find_deck_corners(deck)
+    for f in faces:
+        assert len(f.corners) == (4 if f.cls == "JOKER" else 2), f.cls  # a joker's marks are always all boxed
+
+
+def test_only_a_joker_that_prints_its_mark_four_times_gets_four_boxes():
+    def four_stars(face: CardFace, g, size):
+        paper = _joker_design(face, (g[0], g[1]), size, False)
+        h, w = paper.shape[:2]
+        x, y = g[0], g[1]
+        for cx, cy in ((w - x - size // 2, y + size // 2), (x + size // 2, h - y - size // 2)):
+            cv2.circle(paper, (cx, cy), size // 2, (20, 20, 24, 255), -1)
+        return paper
+
+    joker, g, size = _redrawn_joker(four_stars)
+    h, w = joker.image.shape[:2]
+    assert len(joker.corners) == 4
+    centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in joker.corners]
+    want = [(g[0] + size / 2, g[1] + size / 2), (w - g[0] - size / 2, g[1] + size / 2),
+            (g[0] + size / 2, h - g[1] - size / 2), (w - g[0] - size / 2, h - g[1] - size / 2)]
+    assert all(min(math.dist(c, t) for c in centres) <= 3 for t in want)
+    # the two-mark joker of the test above and the simple deck's own faces keep two boxes each
+    two, _, _ = _redrawn_joker(lambda face, g, size: _joker_design(face, (g[0], g[1]), size, True))
+    assert len(two.corners) == 2
 
 
 def test_corner_finder_rejects_a_deck_without_indices():

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from synth_cards import CARD_H, CARD_W, card_corners, column, turned_column
@@ -715,3 +717,36 @@ def test_fanned_jokers_of_neighbouring_melds_stay_two_cards(gap):
     plain = [d for k, cls in enumerate("79K") for d in column([cls, "JOKER" if k < 2 else cls, cls, cls],
                                                                  100 + k * (CARD_W + gap), 100)]
     assert counts(join_corners(plain))["JOKER"] == 2
+
+
+# True corner labels of generated photos (`handfoot dataset rounds --seed 404`, decks whose jokers print
+# their mark in all four corners, every visible mark labelled): a tilted table, fanned meld columns holding
+# such jokers, and a hand with one such joker whole.
+FOUR_MARK_JOKERS = json.loads((Path(__file__).parent / "four_mark_jokers.json").read_text())
+
+
+@pytest.mark.parametrize("scene", sorted(FOUR_MARK_JOKERS))
+def test_a_joker_printing_its_mark_in_all_four_corners_is_one_card(scene):
+    data = FOUR_MARK_JOKERS[scene]
+    dets = [Detection(cls, 0.9, tuple(box)) for cls, *box in data["boxes"]]
+    cards = join_corners(dets, HAND_PHOTO if data["role"] == "leftover" else None)
+    assert counts(cards) == Counter(data["cards"])
+    assert sum(len(c.corners) + len(c.marks) for c in cards) == len(dets)
+
+
+def test_four_stars_further_out_than_the_face_angle_puts_them_are_one_card():
+    # marks printed nearer the card's edges than a deck's indices: the diagonal between two of them runs off
+    # the long side by less than `face_angle`, yet the four still make one rectangle
+    tl, br = card_corners("JOKER", 300, 300, scale=2.0)
+    (x1, y1, x2, y2), (u1, v1, u2, v2) = tl.box, br.box
+    out = 12.0  # further out across the card than along it
+    tl = Detection("JOKER", 0.8, (x1 - out, y1, x2 - out, y2))
+    br = Detection("JOKER", 0.8, (u1 + out, v1, u2 + out, v2))
+    tr = Detection("JOKER", 0.8, (u1 + out, y1, u2 + out, y2))
+    bl = Detection("JOKER", 0.8, (x1 - out, v1, x2 - out, v2))
+    dets = [tl, br, tr, bl] + card_corners("Q", 520, 300, scale=2.0) + card_corners("9", 720, 300, scale=2.0)
+    cards = join_corners(dets)
+    assert counts(cards) == Counter({"JOKER": 1, "Q": 1, "9": 1})
+    # without the fourth across the middle, a box there may as well be another joker's corner (jokers stacked
+    # in a column lie so): it stays a card of its own
+    assert counts(join_corners([tl, br, tr] + card_corners("Q", 520, 300, scale=2.0)))["JOKER"] == 2
