@@ -11,7 +11,9 @@ surer box stays. Where the indices found come out small (their median height
 under `zoom_below` of `index_target` working pixels), the photo is read once
 more, enlarged so that they reach about `index_target`, and that reading
 replaces the first: the model misreads small indices far more often than
-ones near the height it reads best. Likewise, where they come out large (over
+ones near the height it reads best (when that reading is twice the first,
+its half-size pass would read the first working image again, so the first
+reading's full-size boxes stand in for it). Likewise, where they come out large (over
 `shrink_above` of `index_target`: cards photographed close up), the photo is
 read again shrunk to that height. Last, a 3 whose ink is clearly red or
 black is named by its ink (`vision/ink.py`).
@@ -51,6 +53,11 @@ class InferenceConfig:
     shrink_above: float | None = 4 / 3  # share of index_target over which a photo's median index counts as large (None: never)
     ink_threes: bool = True  # a 3 whose ink is clearly red or black is named by it (vision/ink.py)
     device: str = "cpu"
+
+
+# An enlarged reading whose coarse pass would read the photo within this share of the first
+# reading's scale takes the first reading's full-size boxes for that pass instead of reading again.
+REUSE_SCALE = 0.05
 
 
 def tile_origins(length: int, tile: int, overlap: int) -> list[int]:
@@ -131,24 +138,33 @@ class Detector:
         cfg = self.config
         height, width = image.shape[:2]
         scale = min(1.0, cfg.max_side / max(height, width))
-        dets = self._read(_resized(image, scale))
+        dets, fine = self._read(_resized(image, scale))
         zoom = zoom_for(dets, cfg)
         if zoom != 1.0:
-            scale *= zoom
-            dets = self._read(_resized(image, scale))
+            first, scale = scale, scale * zoom
+            coarse = None
+            if cfg.coarse_scale and abs(scale * cfg.coarse_scale / first - 1.0) <= REUSE_SCALE:
+                # the enlarged reading's half-size pass would read the first working image again
+                coarse = _unshrunk(fine, first / scale)
+            dets, _ = self._read(_resized(image, scale), coarse)
         dets = _unshrunk(dets, scale)
         if cfg.ink_threes:  # read at full resolution
             dets = recolour_threes(image, dets, iou=cfg.iou)
         return dets
 
-    def _read(self, work: np.ndarray) -> list[Detection]:
-        """Both passes over one working image (the coarse one at `coarse_scale` of it), in its pixels."""
+    def _read(self, work: np.ndarray, coarse: list[Detection] | None = None) -> tuple[list[Detection], list[Detection]]:
+        """Both passes over one working image (the coarse one at `coarse_scale` of it), in its pixels:
+        the merged detections and the full-size pass's own.
+
+        `coarse`, when given, are the coarse pass's boxes already read (in this image's pixels).
+        """
         cfg = self.config
-        dets = self._detect_working(work)
+        fine = dets = self._detect_working(work)
         if cfg.coarse_scale:
-            coarse = _unshrunk(self._detect_working(_resized(work, cfg.coarse_scale)), cfg.coarse_scale)
+            if coarse is None:
+                coarse = _unshrunk(self._detect_working(_resized(work, cfg.coarse_scale)), cfg.coarse_scale)
             dets = merge_passes(dets, [d for d in coarse if d.size >= cfg.coarse_min_height], cfg.iou)
-        return dets
+        return dets, fine
 
     def _detect_working(self, work: np.ndarray) -> list[Detection]:
         """One pass over a working image: whole when small enough, else in overlapping tiles."""

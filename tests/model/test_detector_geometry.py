@@ -120,6 +120,45 @@ def test_a_photo_of_small_indices_is_read_again_enlarged_and_that_reading_counts
     assert found[0].box == pytest.approx(box)  # in the photo's own pixels
 
 
+def test_an_enlarged_reading_twice_the_first_reads_no_half_size_pass_again():
+    box = (300, 200, 315, 220)  # 20 px tall: 48/20 would be 2.4, capped at 2
+    model = _SharpEyedModel(box)
+    found = Detector(model, InferenceConfig()).detect(np.zeros((400, 600, 3), np.uint8))
+    assert model.sizes == [600, 300, 1200]  # the 600 px reading stands in for the enlarged one's half-size pass
+    assert [d.cls for d in found] == ["9"]
+    assert found[0].box == pytest.approx(box)
+
+
+class _ShortSightedModel:
+    """Reads each (class, box in a 600 px wide photo's pixels) whose height at this crop's scale is at most 80 px."""
+
+    names = {i: n for i, n in enumerate(CLASS_NAMES)}
+
+    def __init__(self, indices):
+        self.indices = indices
+        self.sizes = []
+
+    def predict(self, crops, imgsz, **_):
+        out = []
+        for crop in crops:
+            self.sizes.append(crop.shape[1])
+            f = crop.shape[1] / 600
+            rows = [[*(v * f for v in box), 0.9, CLASS_NAMES.index(cls)]
+                    for cls, box in self.indices if (box[3] - box[1]) * f <= 80]
+            out.append(_Result(rows))
+        return out
+
+
+def test_the_first_readings_boxes_still_give_the_enlarged_reading_its_large_indices():
+    small = [("7", (100 + 40 * i, 300, 112 + 40 * i, 320)) for i in range(3)]  # 20 px: read again twice as large
+    big = ("K", (400, 50, 430, 100))  # 50 px: 100 px when enlarged, too tall for the model's full-size pass there
+    model = _ShortSightedModel([*small, big])
+    found = Detector(model, InferenceConfig()).detect(np.zeros((400, 600, 3), np.uint8))
+    assert model.sizes == [600, 300, 1200]
+    assert sorted(d.cls for d in found) == ["7", "7", "7", "K"]
+    assert next(d for d in found if d.cls == "K").box == pytest.approx(big[1])
+
+
 def test_a_photo_of_indices_near_the_aimed_height_is_read_once():
     model = _SharpEyedModel((300, 200, 330, 250))  # 50 px tall
     found = Detector(model, InferenceConfig()).detect(np.zeros((400, 600, 3), np.uint8))
