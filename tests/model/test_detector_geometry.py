@@ -90,25 +90,34 @@ def test_without_the_coarse_pass_the_photo_is_read_once():
     assert sorted(d.cls for d in found) == ["8", "K"]
 
 
-class _SharpEyedModel:
-    """Reads one index (given in a 600 px wide photo's pixels) as a 9 when its height is within `sharp`, else as a 6."""
+class _PhotoScaleModel:
+    """A fake model over 600 px wide photos: records each crop's width and answers `rows(f)`, f its scale."""
 
     names = {i: n for i, n in enumerate(CLASS_NAMES)}
 
-    def __init__(self, index_box, sharp=(40.0, float("inf"))):
-        self.index_box = index_box
-        self.sharp = sharp
+    def __init__(self):
         self.sizes = []
 
     def predict(self, crops, imgsz, **_):
         out = []
         for crop in crops:
             self.sizes.append(crop.shape[1])
-            f = crop.shape[1] / 600
-            x1, y1, x2, y2 = (v * f for v in self.index_box)
-            cls = "9" if self.sharp[0] <= y2 - y1 <= self.sharp[1] else "6"
-            out.append(_Result([[x1, y1, x2, y2, 0.9 if cls == "9" else 0.5, CLASS_NAMES.index(cls)]]))
+            out.append(_Result(self.rows(crop.shape[1] / 600)))
         return out
+
+
+class _SharpEyedModel(_PhotoScaleModel):
+    """Reads one index (given in a 600 px wide photo's pixels) as a 9 when its height is within `sharp`, else as a 6."""
+
+    def __init__(self, index_box, sharp=(40.0, float("inf"))):
+        super().__init__()
+        self.index_box = index_box
+        self.sharp = sharp
+
+    def rows(self, f):
+        x1, y1, x2, y2 = (v * f for v in self.index_box)
+        cls = "9" if self.sharp[0] <= y2 - y1 <= self.sharp[1] else "6"
+        return [[x1, y1, x2, y2, 0.9 if cls == "9" else 0.5, CLASS_NAMES.index(cls)]]
 
 
 def test_a_photo_of_small_indices_is_read_again_enlarged_and_that_reading_counts():
@@ -129,24 +138,16 @@ def test_an_enlarged_reading_twice_the_first_reads_no_half_size_pass_again():
     assert found[0].box == pytest.approx(box)
 
 
-class _ShortSightedModel:
+class _ShortSightedModel(_PhotoScaleModel):
     """Reads each (class, box in a 600 px wide photo's pixels) whose height at this crop's scale is at most 80 px."""
 
-    names = {i: n for i, n in enumerate(CLASS_NAMES)}
-
     def __init__(self, indices):
+        super().__init__()
         self.indices = indices
-        self.sizes = []
 
-    def predict(self, crops, imgsz, **_):
-        out = []
-        for crop in crops:
-            self.sizes.append(crop.shape[1])
-            f = crop.shape[1] / 600
-            rows = [[*(v * f for v in box), 0.9, CLASS_NAMES.index(cls)]
-                    for cls, box in self.indices if (box[3] - box[1]) * f <= 80]
-            out.append(_Result(rows))
-        return out
+    def rows(self, f):
+        return [[*(v * f for v in box), 0.9, CLASS_NAMES.index(cls)]
+                for cls, box in self.indices if (box[3] - box[1]) * f <= 80]
 
 
 def test_the_first_readings_boxes_still_give_the_enlarged_reading_its_large_indices():
