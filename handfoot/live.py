@@ -44,7 +44,7 @@ from handfoot.photo_round import (
     SideInput,
     annotate_photo,
     join_for,
-    name_by_ink,
+    name_wilds,
     photo_round_to_dict,
     score_photo_round,
 )
@@ -235,7 +235,7 @@ class WatchSession:
     def process(self, frame: Frame) -> StableView:
         """Detect on one frame, update the tracker, rescore when the confirmed set changed."""
         image = fit_frame(frame.image, self.config.imgsz)
-        detections = name_by_ink(image, self.detect(image), self.config.rules.family)
+        detections = name_wilds(image, self.detect(image), self.config.rules.family)
         view = self.tracker.update(detections, frame.time)
         self.image, self.frame, self.view = image, frame, view
         h, w = image.shape[:2]

@@ -39,6 +39,7 @@ from vision.detection import Card, Detection
 from vision.imageio import check_image, load_image
 from vision.ink import recolour_foot_wilds
 from vision.layout import LeftoverLayout, TableLayout, layout_leftover, layout_table
+from vision.wild_reader import shipped_wild_reader
 
 DetectFn = Callable[[np.ndarray], list[Detection]]
 
@@ -146,10 +147,21 @@ def name_by_ink(image: np.ndarray, detections: list[Detection], family: str) -> 
     return recolour_foot_wilds(image, detections) if family == "barefoot" else detections
 
 
-def read_photo(path: Path, role: str, side: str, detect: DetectFn, family: str = "standard") -> PhotoCards:
-    """Load a photo (EXIF honoured), detect corners, name Bare Foot wilds by ink and join them into cards."""
+def name_wilds(image: np.ndarray, detections: list[Detection], family: str, wilds: bool = True) -> list[Detection]:
+    """Every wild named by what tells it best: a Bare Foot wild by its ink, a (Remastered) wild of the
+    standard family by the wild reader (`vision/wild_reader.py`, models/wilds.pt) where `wilds` is set
+    and the reader is present; otherwise as detected."""
+    if family == "barefoot":
+        return name_by_ink(image, detections, family)
+    reader = shipped_wild_reader() if wilds else None
+    return reader.read(image, detections) if reader is not None else detections
+
+
+def read_photo(path: Path, role: str, side: str, detect: DetectFn, family: str = "standard",
+               wilds: bool = True) -> PhotoCards:
+    """Load a photo (EXIF honoured), detect corners, name wilds (`name_wilds`) and join them into cards."""
     image = load_image(path)
-    detections = name_by_ink(image, detect(image), family)
+    detections = name_wilds(image, detect(image), family, wilds)
     height, width = image.shape[:2]
     return PhotoCards(Path(path), role, side, width, height, join_for(role, detections))
 
@@ -468,8 +480,10 @@ def read_side_photos(
     detect_factory: Callable[[], DetectFn],
     progress: Callable[[Path], None] | None = None,
     family: str = "standard",
+    wilds: bool = True,
 ) -> list[PhotoCards]:
     """Detect cards on every side's photos of a deck `family`; the detector is loaded only when a photo exists.
+    `wilds`: Remastered wilds are named by the wild reader (`name_wilds`).
 
     Every photo is loaded first, so a bad path fails before the model is touched.
     """
@@ -484,7 +498,7 @@ def read_side_photos(
     for path, role, side in todo:
         if progress is not None:
             progress(Path(path))
-        out.append(read_photo(Path(path), role, side, detect, family))
+        out.append(read_photo(Path(path), role, side, detect, family, wilds))
     return out
 
 

@@ -149,13 +149,15 @@ class DetectionCache:
         return dets
 
 
-def check_round(spec: RoundSpec, detect_factory: Callable, progress: Callable | None = None) -> list[SideCheck]:
-    """Score one round from its true cards and from its photos; compare per side."""
+def check_round(spec: RoundSpec, detect_factory: Callable, progress: Callable | None = None,
+                wilds: bool = True) -> list[SideCheck]:
+    """Score one round from its true cards and from its photos (`wilds`: Remastered wilds named by the
+    wild reader); compare per side."""
     truth = score_round(spec.rules, spec.round, spec.side_rounds())
     inputs = [SideInput(name=s.name, went_out=s.went_out, perfect_deal=s.perfect_deal,
                         table_photos=list(s.table_photos), leftover_photos=list(s.leftover_photos),
                         partners=s.partners) for s in spec.sides]
-    photos = read_side_photos(inputs, detect_factory, progress, spec.rules.family)
+    photos = read_side_photos(inputs, detect_factory, progress, spec.rules.family, wilds)
     found = score_photo_round(spec.rules, spec.rules_name, spec.round, inputs, photos)
     checks = []
     for spec_side, t, f in zip(spec.sides, truth.sides, found.result.sides):
@@ -166,11 +168,13 @@ def check_round(spec: RoundSpec, detect_factory: Callable, progress: Callable | 
 
 
 def evaluate_rounds(files: Iterable[Path], detect_factory: Callable, oracle: bool = False,
-                    cache: DetectionCache | None = None) -> RoundsReport:
+                    cache: DetectionCache | None = None, wilds: bool = True) -> RoundsReport:
     """Check every round file; the detector is built once by `detect_factory`.
 
-    With `oracle`, each photo's true labels replace the detector; with a
-    `cache`, detections come from (and go to) its folder.
+    With `oracle`, each photo's true labels replace the detector (and are
+    never renamed by the wild reader); with a `cache`, detections come from
+    (and go to) its folder; `wilds`: the model's Remastered wilds are named by
+    the wild reader, as `handfoot score` does.
     """
     detector = None
     label_oracle = LabelOracle() if oracle else None
@@ -188,5 +192,6 @@ def evaluate_rounds(files: Iterable[Path], detect_factory: Callable, oracle: boo
 
     report = RoundsReport()
     for path in files:
-        report.sides.extend(check_round(load_round(path), shared, watcher.seen if watcher else None))
+        report.sides.extend(check_round(load_round(path), shared, watcher.seen if watcher else None,
+                                        wilds and not oracle))
     return report

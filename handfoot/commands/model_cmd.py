@@ -122,6 +122,7 @@ def eval_rounds(
     oracle: bool = typer.Option(False, "--oracle", help="Use each photo's true corner labels instead of the model (measures card joining and layout alone)."),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
     cache: Path = typer.Option(None, "--cache", help="Keep each photo's detections in this folder and reuse them on the next run with the same weights and threshold (for trying joining rules; empty it after changing the detector's code)."),
+    wilds: bool = typer.Option(True, "--wilds/--no-wilds", help="Name Remastered wilds with the wild reader (models/wilds.pt), as `handfoot score` does; --no-wilds keeps the detector's names."),
 ) -> None:
     """Score generated rounds from their photos and compare with their true cards."""
     from vision.detector import DEFAULT_WEIGHTS, InferenceConfig, load_detector  # noqa: PLC0415
@@ -152,7 +153,7 @@ def eval_rounds(
         digest = hashlib.sha256(weights.read_bytes()).hexdigest()[:16]
         store = DetectionCache(cache, f"{digest} {config!r}", factory)
     report = evaluate_rounds(track(files, description="scoring rounds", transient=True,
-                                   console=Console(stderr=True)), factory, oracle, store)
+                                   console=Console(stderr=True)), factory, oracle, store, wilds)
     out = report.to_dict()
     if as_json:
         typer.echo(json.dumps(out, indent=2))
@@ -228,9 +229,41 @@ def _print_report(out: dict) -> None:
         console.print(per)
 
 
+def train_wilds(
+    builds: list[Path] = typer.Argument(..., help="Folders made by `handfoot dataset build` (their frames/ with Remastered scenes)."),
+    out: Path = typer.Option(Path("models/wilds.pt"), "--out", help="Where to write the wild reader's weights."),
+    epochs: int = typer.Option(20, "--epochs", min=1, help="Number of epochs."),
+    jittered: int = typer.Option(2, "--jittered", min=0, help="Extra crops per corner on boxes shifted and scaled as the detector's sit."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the jitter, the batches' order and the starting weights."),
+) -> None:
+    """Train the wild reader: a small network that names a Remastered wild's corner 20 or 50 (CPU, minutes)."""
+    import time  # noqa: PLC0415
+
+    from vision.wild_reader import save_wild_reader  # noqa: PLC0415
+    from vision.wild_training import train_wild_net, wild_crops  # noqa: PLC0415
+
+    missing = [b for b in builds if not (b / "frames").is_dir()]
+    if missing:
+        raise UserError(f"{missing[0]} has no frames/ folder (make it with `handfoot dataset build`)")
+    started = time.monotonic()
+    try:
+        data = wild_crops(builds, jittered, seed, _progress("cropping wild corners"))
+        typer.echo(f"{len(data)} crops ({int(data.fifty.sum())} of 50-point wilds), "
+                   f"{int(data.held_out.sum())} held out")
+        net, curve = train_wild_net(data, epochs, seed=seed, progress=_progress("training"),
+                                    on_epoch=lambda e, acc: typer.echo(f"epoch {e + 1}: held-out accuracy {acc:.4f}"))
+    except VisionError as exc:
+        raise UserError(str(exc)) from exc
+    facts = {"builds": [str(b) for b in builds], "crops": len(data), "held_out": int(data.held_out.sum()),
+             "epochs": epochs, "jittered": jittered, "seed": seed, "held_out_accuracy": [round(a, 4) for a in curve],
+             "minutes": round((time.monotonic() - started) / 60, 1)}
+    typer.echo(f"wrote {save_wild_reader(net, out, facts)} (held-out accuracy {curve[-1]:.4f})")
+
+
 def register(app: typer.Typer) -> None:
-    """Add `train`, `eval`, `eval-rounds` and `eval-joins` to the app."""
+    """Add `train`, `train-wilds`, `eval`, `eval-rounds` and `eval-joins` to the app."""
     app.command("train")(train)
+    app.command("train-wilds")(train_wilds)
     app.command("eval")(evaluate)
     app.command("eval-rounds")(eval_rounds)
     app.command("eval-joins")(eval_joins)
