@@ -143,3 +143,22 @@ def test_train_wilds_writes_a_reader_that_loads(remastered_frames, tmp_path, cap
     assert reader.size == CROP
     assert main(["train-wilds", str(tmp_path), "--out", str(out)]) != 0
     assert "no frames/ folder" in " ".join(capsys.readouterr().err.split())
+
+
+def test_a_damaged_shipped_reader_is_named_not_silently_skipped(monkeypatch, tmp_path):
+    import vision.wild_reader as wild_reader
+
+    bad = tmp_path / "wilds.pt"
+    bad.write_bytes(b"truncated")
+    monkeypatch.setattr(wild_reader, "DEFAULT_WILD_WEIGHTS", bad)
+    wild_reader.shipped_wild_reader.cache_clear()
+    try:
+        with pytest.raises(ModelError, match="cannot load wild reader weights"):
+            name_wilds(_photo(), [Detection("WILD20", 0.8, (100, 50, 110, 70))], "standard")
+        # without one (a checkout that has not trained it) the detector's names stand
+        monkeypatch.setattr(wild_reader, "DEFAULT_WILD_WEIGHTS", tmp_path / "absent.pt")
+        wild_reader.shipped_wild_reader.cache_clear()
+        dets = [Detection("WILD20", 0.8, (100, 50, 110, 70))]
+        assert name_wilds(_photo(), dets, "standard") == dets
+    finally:
+        wild_reader.shipped_wild_reader.cache_clear()
