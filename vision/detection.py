@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in image pixels
 
@@ -75,3 +76,13 @@ def nms_merge(dets: list[Detection], iou: float) -> list[Detection]:
         if all(d.cls != det.cls or box_iou(d.box, det.box) < iou for d in kept):
             kept.append(det)
     return kept
+
+
+def renamed(dets: list[Detection], name: Callable[[Detection], str | None], iou: float) -> list[Detection]:
+    """`dets` with each detection renamed where `name` gives it another class (None: keep it);
+    a box renamed onto another box of its new name merges with it (`nms_merge` at `iou`)."""
+    out = []
+    for det in dets:
+        cls = name(det)
+        out.append(replace(det, cls=cls) if cls and cls != det.cls else det)
+    return nms_merge(out, iou) if out != list(dets) else out

@@ -30,11 +30,9 @@ every photo would have named 18 red 3s black in the first chunk.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
-
 import numpy as np
 
-from vision.detection import Detection, nms_merge
+from vision.detection import Detection, renamed
 
 RED_AT = 0.25  # at least this: red ink
 BLACK_AT = 0.06  # at most this: black ink
@@ -117,11 +115,7 @@ def _renamed(image: np.ndarray, dets: list[Detection], classes: tuple[str, ...],
     """
     if not any(d.cls in classes for d in dets) or not has_colour(image):
         return list(dets)
-    out = []
-    for det in dets:
-        cls = name(image, det) if det.cls in classes else None
-        out.append(replace(det, cls=cls) if cls and cls != det.cls else det)
-    return nms_merge(out, iou) if out != list(dets) else out
+    return renamed(dets, lambda det: name(image, det) if det.cls in classes else None, iou)
 
 
 def recolour_threes(image: np.ndarray, dets: list[Detection], red_at: float = RED_AT,

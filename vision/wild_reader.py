@@ -14,13 +14,13 @@ for the standard family, whose only wilds are Remastered ones.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from vision.detection import Detection, nms_merge
+from vision.detection import Detection, renamed
 from vision.errors import ModelError
 
 WILDS = ("WILD20", "WILD50")  # the network's classes, in its output order
@@ -89,15 +89,11 @@ class WildReader:
     def read(self, image: np.ndarray, dets: list[Detection], iou: float = MERGE_IOU) -> list[Detection]:
         """`dets` with every wild named as the network reads it; a box renamed onto another box of
         its new name merges with it (class-aware NMS at `iou`)."""
-        wild = [i for i, d in enumerate(dets) if d.cls in WILDS]
+        wild = [d for d in dets if d.cls in WILDS]
         if not wild or image is None or image.ndim != 3:
             return list(dets)
-        out = list(dets)
-        for i, odds in zip(wild, self.fifty_odds(image, [dets[i] for i in wild])):
-            named = WILDS[1] if odds >= 0.5 else WILDS[0]
-            if named != out[i].cls:
-                out[i] = replace(out[i], cls=named)
-        return nms_merge(out, iou) if out != list(dets) else out
+        fifty = {id(d): odds >= 0.5 for d, odds in zip(wild, self.fifty_odds(image, wild))}
+        return renamed(dets, lambda d: WILDS[fifty[id(d)]] if id(d) in fifty else None, iou)
 
 
 def save_wild_reader(net, path: Path, facts: dict) -> Path:
