@@ -66,7 +66,7 @@ def check_photo(path: Path, data: dict, role: str) -> JoinCheck:
     """Join one photo's true corner labels and compare with its true cards."""
     owner = {_key(box): i for i, card in enumerate(data["cards"]) for box in card.get("corners", ())}
     false_pairs, seen = [], Counter()
-    for card in join_for(role, label_detections(data)):
+    for card in join_for(role, label_detections(data), jokers=False):  # the joining's own geometry
         ids = {owner.get(_key(d.box)) for d in card.corners}
         if len(ids) > 1:
             false_pairs.append("+".join(d.cls for d in card.corners))

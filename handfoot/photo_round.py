@@ -38,6 +38,7 @@ from vision.corners import HAND_PHOTO, join_corners
 from vision.detection import Card, Detection
 from vision.imageio import check_image, load_image
 from vision.ink import recolour_foot_wilds
+from vision.joker_groups import shipped_joker_grouper
 from vision.layout import LeftoverLayout, TableLayout, layout_leftover, layout_table
 from vision.wild_reader import shipped_wild_reader
 
@@ -137,9 +138,13 @@ class PhotoCards:
     notes: list[str] = field(default_factory=list)
 
 
-def join_for(role: str, detections: list[Detection]) -> list[Card]:
-    """Cards from one photo's corners; a leftover photo shows hands, so fans are read as fans."""
-    return join_corners(detections, HAND_PHOTO if role == LEFTOVER else None)
+def join_for(role: str, detections: list[Detection], jokers: bool = True) -> list[Card]:
+    """Cards from one photo's corners; a leftover photo shows hands, so fans are read as fans. With `jokers`
+    and the joker grouper present (`vision/joker_groups.py`, models/jokers.pt), the joker boxes are then
+    grouped into jokers again by it."""
+    cards = join_corners(detections, HAND_PHOTO if role == LEFTOVER else None)
+    grouper = shipped_joker_grouper() if jokers else None
+    return grouper.group(cards, role == LEFTOVER) if grouper is not None else cards
 
 
 def name_by_ink(image: np.ndarray, detections: list[Detection], family: str) -> list[Detection]:
@@ -158,12 +163,13 @@ def name_wilds(image: np.ndarray, detections: list[Detection], family: str, wild
 
 
 def read_photo(path: Path, role: str, side: str, detect: DetectFn, family: str = "standard",
-               wilds: bool = True) -> PhotoCards:
-    """Load a photo (EXIF honoured), detect corners, name wilds (`name_wilds`) and join them into cards."""
+               wilds: bool = True, jokers: bool = True) -> PhotoCards:
+    """Load a photo (EXIF honoured), detect corners, name wilds (`name_wilds`) and join them into cards
+    (`join_for`, jokers grouped again where `jokers`)."""
     image = load_image(path)
     detections = name_wilds(image, detect(image), family, wilds)
     height, width = image.shape[:2]
-    return PhotoCards(Path(path), role, side, width, height, join_for(role, detections))
+    return PhotoCards(Path(path), role, side, width, height, join_for(role, detections, jokers))
 
 
 # ---------------------------------------------------------------- sides
@@ -481,9 +487,11 @@ def read_side_photos(
     progress: Callable[[Path], None] | None = None,
     family: str = "standard",
     wilds: bool = True,
+    jokers: bool = True,
 ) -> list[PhotoCards]:
     """Detect cards on every side's photos of a deck `family`; the detector is loaded only when a photo exists.
-    `wilds`: Remastered wilds are named by the wild reader (`name_wilds`).
+    `wilds`: Remastered wilds are named by the wild reader (`name_wilds`); `jokers`: joker boxes are
+    grouped by the joker grouper (`join_for`).
 
     Every photo is loaded first, so a bad path fails before the model is touched.
     """
@@ -498,7 +506,7 @@ def read_side_photos(
     for path, role, side in todo:
         if progress is not None:
             progress(Path(path))
-        out.append(read_photo(Path(path), role, side, detect, family, wilds))
+        out.append(read_photo(Path(path), role, side, detect, family, wilds, jokers))
     return out
 
 

@@ -150,14 +150,14 @@ class DetectionCache:
 
 
 def check_round(spec: RoundSpec, detect_factory: Callable, progress: Callable | None = None,
-                wilds: bool = True) -> list[SideCheck]:
+                wilds: bool = True, jokers: bool = True) -> list[SideCheck]:
     """Score one round from its true cards and from its photos (`wilds`: Remastered wilds named by the
-    wild reader); compare per side."""
+    wild reader; `jokers`: joker boxes grouped by the joker grouper); compare per side."""
     truth = score_round(spec.rules, spec.round, spec.side_rounds())
     inputs = [SideInput(name=s.name, went_out=s.went_out, perfect_deal=s.perfect_deal,
                         table_photos=list(s.table_photos), leftover_photos=list(s.leftover_photos),
                         partners=s.partners) for s in spec.sides]
-    photos = read_side_photos(inputs, detect_factory, progress, spec.rules.family, wilds)
+    photos = read_side_photos(inputs, detect_factory, progress, spec.rules.family, wilds, jokers)
     found = score_photo_round(spec.rules, spec.rules_name, spec.round, inputs, photos)
     checks = []
     for spec_side, t, f in zip(spec.sides, truth.sides, found.result.sides):
@@ -168,13 +168,14 @@ def check_round(spec: RoundSpec, detect_factory: Callable, progress: Callable | 
 
 
 def evaluate_rounds(files: Iterable[Path], detect_factory: Callable, oracle: bool = False,
-                    cache: DetectionCache | None = None, wilds: bool = True) -> RoundsReport:
+                    cache: DetectionCache | None = None, wilds: bool = True, jokers: bool = True) -> RoundsReport:
     """Check every round file; the detector is built once by `detect_factory`.
 
     With `oracle`, each photo's true labels replace the detector (and are
-    never renamed by the wild reader); with a `cache`, detections come from
-    (and go to) its folder; `wilds`: the model's Remastered wilds are named by
-    the wild reader, as `handfoot score` does.
+    never renamed by the wild reader nor grouped by the joker grouper); with
+    a `cache`, detections come from (and go to) its folder; `wilds`: the
+    model's Remastered wilds are named by the wild reader, and `jokers`: its
+    joker boxes grouped by the joker grouper, as `handfoot score` does.
     """
     detector = None
     label_oracle = LabelOracle() if oracle else None
@@ -193,5 +194,5 @@ def evaluate_rounds(files: Iterable[Path], detect_factory: Callable, oracle: boo
     report = RoundsReport()
     for path in files:
         report.sides.extend(check_round(load_round(path), shared, watcher.seen if watcher else None,
-                                        wilds and not oracle))
+                                        wilds and not oracle, jokers and not oracle))
     return report

@@ -114,26 +114,11 @@ def evaluate(
     _print_report(out)
 
 
-def eval_rounds(
-    folder: Path = typer.Argument(..., help="Folder of round-*.toml files from `handfoot dataset rounds`."),
-    model: Path = typer.Option(None, "--model", help="Weights to use (default: models/cards.pt)."),
-    conf: float = typer.Option(None, "--conf", min=0.0, max=1.0, help="Confidence threshold (default: the product's)."),
-    limit: int = typer.Option(0, "--limit", help="Use only the first N rounds (0: all)."),
-    oracle: bool = typer.Option(False, "--oracle", help="Use each photo's true corner labels instead of the model (measures card joining and layout alone)."),
-    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
-    cache: Path = typer.Option(None, "--cache", help="Keep each photo's detections in this folder and reuse them on the next run with the same weights and threshold (for trying joining rules; empty it after changing the detector's code)."),
-    wilds: bool = typer.Option(True, "--wilds/--no-wilds", help="Name Remastered wilds with the wild reader (models/wilds.pt), as `handfoot score` does; --no-wilds keeps the detector's names."),
-) -> None:
-    """Score generated rounds from their photos and compare with their true cards."""
+def _detector(model: Path | None, conf: float | None, cache: Path | None):
+    """(a factory of the detector's detect function, a DetectionCache in `cache` or None)."""
     from vision.detector import DEFAULT_WEIGHTS, InferenceConfig, load_detector  # noqa: PLC0415
 
-    from handfoot.round_eval import DetectionCache, evaluate_rounds  # noqa: PLC0415
-
-    files = sorted(folder.glob("round-*.toml")) if folder.is_dir() else []
-    if not files:
-        raise UserError(f"no round-*.toml files in {folder} (make some with `handfoot dataset rounds`)")
-    if limit:
-        files = files[:limit]
+    from handfoot.round_eval import DetectionCache  # noqa: PLC0415
 
     config = InferenceConfig() if conf is None else InferenceConfig(conf=conf)
 
@@ -143,17 +128,39 @@ def eval_rounds(
         except VisionError as exc:
             raise UserError(str(exc)) from exc
 
-    store = None
-    if cache is not None and not oracle:
-        weights = Path(model) if model is not None else DEFAULT_WEIGHTS
-        if not weights.is_file():
-            raise UserError(f"no weights file at {weights}")
-        if cache.exists() and not cache.is_dir():
-            raise UserError(f"--cache {cache} is a file, not a folder")
-        digest = hashlib.sha256(weights.read_bytes()).hexdigest()[:16]
-        store = DetectionCache(cache, f"{digest} {config!r}", factory)
+    if cache is None:
+        return factory, None
+    weights = Path(model) if model is not None else DEFAULT_WEIGHTS
+    if not weights.is_file():
+        raise UserError(f"no weights file at {weights}")
+    if cache.exists() and not cache.is_dir():
+        raise UserError(f"--cache {cache} is a file, not a folder")
+    digest = hashlib.sha256(weights.read_bytes()).hexdigest()[:16]
+    return factory, DetectionCache(cache, f"{digest} {config!r}", factory)
+
+
+def eval_rounds(
+    folder: Path = typer.Argument(..., help="Folder of round-*.toml files from `handfoot dataset rounds`."),
+    model: Path = typer.Option(None, "--model", help="Weights to use (default: models/cards.pt)."),
+    conf: float = typer.Option(None, "--conf", min=0.0, max=1.0, help="Confidence threshold (default: the product's)."),
+    limit: int = typer.Option(0, "--limit", help="Use only the first N rounds (0: all)."),
+    oracle: bool = typer.Option(False, "--oracle", help="Use each photo's true corner labels instead of the model (measures card joining and layout alone)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
+    cache: Path = typer.Option(None, "--cache", help="Keep each photo's detections in this folder and reuse them on the next run with the same weights and threshold (for trying joining rules; empty it after changing the detector's code)."),
+    wilds: bool = typer.Option(True, "--wilds/--no-wilds", help="Name Remastered wilds with the wild reader (models/wilds.pt), as `handfoot score` does; --no-wilds keeps the detector's names."),
+    jokers: bool = typer.Option(True, "--jokers/--no-jokers", help="Group joker boxes into jokers with the joker grouper (models/jokers.pt), as `handfoot score` does; --no-jokers keeps the joining's jokers."),
+) -> None:
+    """Score generated rounds from their photos and compare with their true cards."""
+    from handfoot.round_eval import evaluate_rounds  # noqa: PLC0415
+
+    files = sorted(folder.glob("round-*.toml")) if folder.is_dir() else []
+    if not files:
+        raise UserError(f"no round-*.toml files in {folder} (make some with `handfoot dataset rounds`)")
+    if limit:
+        files = files[:limit]
+    factory, store = _detector(model, conf, None if oracle else cache)
     report = evaluate_rounds(track(files, description="scoring rounds", transient=True,
-                                   console=Console(stderr=True)), factory, oracle, store, wilds)
+                                   console=Console(stderr=True)), factory, oracle, store, wilds, jokers)
     out = report.to_dict()
     if as_json:
         typer.echo(json.dumps(out, indent=2))
@@ -260,10 +267,75 @@ def train_wilds(
     typer.echo(f"wrote {save_wild_reader(net, out, facts)} (held-out accuracy {curve[-1]:.4f})")
 
 
+def _round_photos(folders: list[Path], detect, store, progress) -> list:
+    """(joined cards without the joker grouper, is a photo of hands, true JSON) of every generated round photo."""
+    from handfoot.join_eval import role_of  # noqa: PLC0415
+    from handfoot.photo_round import LEFTOVER, read_photo  # noqa: PLC0415
+
+    paths = [p for f in folders for p in sorted(f.glob("round-*-*.json")) if p.with_suffix(".jpg").is_file()]
+    if not paths:
+        raise UserError(f"no round photos (round-*-*.jpg with their JSON) in {', '.join(map(str, folders))} "
+                        "(make some with `handfoot dataset rounds`)")
+    out = []
+    for path in progress(paths):
+        try:
+            truth = json.loads(path.read_text())
+            role = role_of(truth)
+            family = "barefoot" if truth.get("family") == "barefoot" else "standard"
+        except (ValueError, AttributeError) as exc:
+            raise UserError(f"{path}: not a photo JSON that `handfoot dataset rounds` wrote ({exc})") from exc
+        if role is None or "cards" not in truth:
+            continue
+        if store is not None:
+            store.seen(path.with_suffix(".jpg"))
+        photo = read_photo(path.with_suffix(".jpg"), role, "", detect, family, wilds=True, jokers=False)
+        out.append((photo.cards, role == LEFTOVER, truth))
+    return out
+
+
+def train_jokers(
+    folders: list[Path] = typer.Argument(..., help="Folders made by `handfoot dataset rounds` (round photos with their JSON); never the held-out rounds you measure on."),
+    out: Path = typer.Option(Path("models/jokers.pt"), "--out", help="Where to write the joker grouper's weights."),
+    model: Path = typer.Option(None, "--model", help="Detector weights whose boxes it learns from (default: models/cards.pt)."),
+    cache: Path = typer.Option(None, "--cache", help="Keep (and reuse) each photo's detections in this folder, as `eval-rounds --cache` does."),
+    epochs: int = typer.Option(300, "--epochs", min=1, help="Number of epochs over the pairs."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the batches' order and the starting weights."),
+) -> None:
+    """Train the joker grouper: a small network that tells which joker boxes lie on one joker (CPU, minutes)."""
+    import time  # noqa: PLC0415
+
+    from vision.joker_groups import save_joker_grouper  # noqa: PLC0415
+    from vision.joker_training import counts_right, joker_examples, train_joker_net  # noqa: PLC0415
+
+    missing = [f for f in folders if not f.is_dir()]
+    if missing:
+        raise UserError(f"{missing[0]} is not a folder (make round photos with `handfoot dataset rounds`)")
+    started = time.monotonic()
+    factory, store = _detector(model, None, cache)
+    detect = store.detect if store is not None else factory()
+    examples = joker_examples(_round_photos(folders, detect, store, _progress("detecting and joining")))
+    typer.echo(f"{len(examples)} pairs of joker boxes ({int(examples.same.sum())} on one joker) from "
+               f"{len(examples.photos)} photos with jokers, {int(examples.held_out.sum())} pairs held out")
+    try:
+        grouper, accuracy = train_joker_net(examples, epochs, seed=seed, progress=_progress("training"))
+    except VisionError as exc:
+        raise UserError(str(exc)) from exc
+    photos, joining, grouped = counts_right(examples, grouper.odds(examples.features))
+    typer.echo(f"held out: pairs right {accuracy:.4f}; joker count right on {grouped} of {photos} photos "
+               f"(the joining alone: {joining})")
+    facts = {"folders": [str(f) for f in folders], "pairs": len(examples), "photos": len(examples.photos),
+             "held_out_pairs": int(examples.held_out.sum()), "epochs": epochs, "seed": seed,
+             "held_out_pair_accuracy": round(accuracy, 4),
+             "held_out_photos": {"photos": photos, "joining_right": joining, "grouped_right": grouped},
+             "minutes": round((time.monotonic() - started) / 60, 1)}
+    typer.echo(f"wrote {save_joker_grouper(grouper.net, grouper.mean, grouper.scale, out, facts)}")
+
+
 def register(app: typer.Typer) -> None:
-    """Add `train`, `train-wilds`, `eval`, `eval-rounds` and `eval-joins` to the app."""
+    """Add `train`, `train-wilds`, `train-jokers`, `eval`, `eval-rounds` and `eval-joins` to the app."""
     app.command("train")(train)
     app.command("train-wilds")(train_wilds)
+    app.command("train-jokers")(train_jokers)
     app.command("eval")(evaluate)
     app.command("eval-rounds")(eval_rounds)
     app.command("eval-joins")(eval_joins)

@@ -1,0 +1,145 @@
+"""Train the joker grouper (`vision/joker_groups.py`) on generated round photos.
+
+Each round photo's JSON (`handfoot dataset rounds`) lists every card with its
+outline, in the order the cards were laid (a later card lies on top). A joker
+box belongs to the topmost card whose outline holds its centre; two boxes on
+one joker are a positive pair, any other pair (two jokers, or a box lying on no
+joker at all) a negative one. The examples are the pairs of boxes the joining
+leaves on jokers, from the detector's own boxes on those photos, so the network
+learns the detector's habits (extra marks, missed corners) as well as the
+cards' geometry. One photo in ten is kept back to measure the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.detection import Card
+from vision.errors import VisionError
+from vision.joker_groups import FEATURES, JOKER, JokerBoxes, JokerGrouper, corner_groups, joker_boxes, joker_net
+
+HOLD_OUT_EVERY = 10  # photos whose number (in the order given) is a multiple of this are held out
+
+
+def _inside(point: tuple[float, float], quad: Sequence[Sequence[float]]) -> bool:
+    """Whether point lies inside (or on) a convex quadrilateral, whichever way round its corners go."""
+    signs = []
+    for k in range(len(quad)):
+        (x1, y1), (x2, y2) = quad[k], quad[(k + 1) % len(quad)]
+        signs.append((x2 - x1) * (point[1] - y1) - (y2 - y1) * (point[0] - x1))
+    return all(s >= 0 for s in signs) or all(s <= 0 for s in signs)
+
+
+def true_card_of(point: tuple[float, float], truth: dict) -> int:
+    """Index of the topmost true joker under point (cards later in the JSON lie on top); -1 when the topmost
+    card there is no joker, or there is none."""
+    top = -1
+    for n, card in enumerate(truth["cards"]):
+        if _inside(point, card["quad"]):
+            top = n
+    return top if top >= 0 and truth["cards"][top]["cls"] == JOKER else -1
+
+
+def true_jokers(truth: dict) -> int:
+    """Face-up jokers with a labelled corner in view: what a perfect grouping would count."""
+    return sum(1 for c in truth["cards"] if c["cls"] == JOKER and not c.get("face_down") and c.get("corners"))
+
+
+@dataclass
+class PhotoPairs:
+    """One photo's joker boxes (as the joining left them), the rows of their pairs in the examples, its true
+    joker count and whether it is held out."""
+
+    found: JokerBoxes
+    rows: list[int]
+    truth: int
+    held_out: bool
+
+
+@dataclass
+class JokerExamples:
+    """Pair features with their labels (1: one joker's), per photo records, and which are held out."""
+
+    features: np.ndarray
+    same: np.ndarray
+    held_out: np.ndarray
+    photos: list[PhotoPairs]
+
+    def __len__(self) -> int:
+        return len(self.same)
+
+
+def joker_examples(photos: Iterable[tuple[Sequence[Card], bool, dict]]) -> JokerExamples:
+    """Examples from (joined cards, is a photo of hands, the photo's true JSON) for each photo."""
+    rows: list[np.ndarray] = []
+    same: list[float] = []
+    held: list[bool] = []
+    records: list[PhotoPairs] = []
+    for number, (cards, hands, truth) in enumerate(photos):
+        found = joker_boxes(cards, hands)
+        count = true_jokers(truth)
+        if not found.boxes and not count:
+            continue
+        out = number % HOLD_OUT_EVERY == 0
+        owner = [true_card_of(d.center, truth) for d in found.boxes]
+        start = len(same)
+        for i, j in found.pairs:
+            same.append(float(owner[i] >= 0 and owner[i] == owner[j]))
+            held.append(out)
+        rows.append(found.features)
+        records.append(PhotoPairs(found, list(range(start, len(same))), count, out))
+    features = np.concatenate(rows) if rows else np.zeros((0, FEATURES), np.float32)
+    return JokerExamples(features, np.array(same, np.float32), np.array(held, bool), records)
+
+
+def counts_right(examples: JokerExamples, odds: np.ndarray | None, held_out: bool = True,
+                 threshold: float = 0.5) -> tuple[int, int, int]:
+    """(photos, photos whose joker count the joining alone gets right, photos the grouping gets right) among the
+    held-out photos (or the training ones); `odds` per example row, None: the true labels (a perfect network)."""
+    photos = joining = grouped = 0
+    for photo in examples.photos:
+        if photo.held_out != held_out:
+            continue
+        p = examples.same if odds is None else odds
+        groups = corner_groups(photo.found, {pair: float(p[r]) for pair, r in zip(photo.found.pairs, photo.rows)},
+                               threshold)
+        photos += 1
+        joining += len(set(photo.found.card_of)) == photo.truth
+        grouped += len(groups) == photo.truth
+    return photos, joining, grouped
+
+
+def train_joker_net(examples: JokerExamples, epochs: int = 300, batch: int = 128, lr: float = 0.003,
+                    seed: int = 0, progress: Callable[[range], Iterable[int]] | None = None):
+    """Fit the pair network on the examples not held out; returns (grouper, held-out pair accuracy)."""
+    import torch  # noqa: PLC0415
+
+    train = ~examples.held_out
+    if train.sum() < 10 or len(np.unique(examples.same[train])) < 2:
+        raise VisionError(f"too few joker pairs to train on ({int(train.sum())}): give more round photos with jokers")
+    torch.manual_seed(seed)
+    x_all = examples.features
+    mean = x_all[train].mean(axis=0)
+    scale = x_all[train].std(axis=0) + 1e-6
+    x = torch.from_numpy((x_all[train] - mean) / scale)
+    y = torch.from_numpy(examples.same[train])
+    net = joker_net()
+    opt = torch.optim.AdamW(net.parameters(), lr, weight_decay=1e-3)
+    steps = progress(range(epochs)) if progress else range(epochs)
+    for _ in steps:
+        net.train()
+        order = torch.randperm(len(x))
+        for k in range(0, len(x), batch):
+            idx = order[k:k + batch]
+            loss = torch.nn.functional.binary_cross_entropy_with_logits(net(x[idx]).squeeze(1), y[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    net.eval()
+    grouper = JokerGrouper(net, mean, scale)
+    held = examples.held_out
+    accuracy = float(((grouper.odds(x_all[held]) >= 0.5) == (examples.same[held] >= 0.5)).mean()) if held.any() else 0.0
+    return grouper, accuracy
