@@ -36,8 +36,8 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.checkpoints import load_checkpoint, save_checkpoint
 from vision.detection import Card, Detection
-from vision.errors import ModelError
 
 JOKER = "JOKER"
 NOT_JOINED = frozenset({JOKER, "BACK"})  # card classes that give no scale: their marks say nothing of a card's size
@@ -252,33 +252,25 @@ def save_joker_grouper(net, mean: np.ndarray, scale: np.ndarray, path: Path, fac
     """Write the network's weights with its input scaling and `facts` (how it was trained, what it scored)."""
     import torch  # noqa: PLC0415
 
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    torch.save({"features": FEATURES, "mean": torch.tensor(mean), "scale": torch.tensor(scale),
-                "max_span": MAX_SPAN, "threshold": THRESHOLD, "state": net.state_dict(), "facts": facts}, tmp)
-    tmp.replace(path)
-    return path
+    return save_checkpoint({"features": FEATURES, "mean": torch.tensor(mean), "scale": torch.tensor(scale),
+                            "max_span": MAX_SPAN, "threshold": THRESHOLD, "state": net.state_dict(), "facts": facts},
+                           path)
+
+
+def _joker_grouper(saved: dict) -> JokerGrouper:
+    if saved.get("features") != FEATURES:
+        raise ValueError(f"it takes {saved.get('features')} features, not {FEATURES}")
+    net = joker_net()
+    net.load_state_dict(saved["state"])
+    net.eval()
+    return JokerGrouper(net, saved["mean"].numpy(), saved["scale"].numpy(), float(saved["max_span"]),
+                        float(saved["threshold"]))
 
 
 def load_joker_grouper(path: Path | None = None) -> JokerGrouper:
     """Load a grouper written by `save_joker_grouper` (default models/jokers.pt); never downloads."""
-    import torch  # noqa: PLC0415
-
-    path = Path(path) if path is not None else DEFAULT_JOKER_WEIGHTS
-    if not path.is_file():
-        raise ModelError(f"joker grouper weights not found: {path} (train them with `handfoot train-jokers`)")
-    try:
-        saved = torch.load(path, map_location="cpu", weights_only=True)
-        if saved.get("features") != FEATURES:
-            raise ValueError(f"it takes {saved.get('features')} features, not {FEATURES}")
-        net = joker_net()
-        net.load_state_dict(saved["state"])
-        mean, scale = saved["mean"].numpy(), saved["scale"].numpy()
-    except Exception as exc:  # a corrupt or foreign file
-        raise ModelError(f"cannot load joker grouper weights {path}: {exc}") from exc
-    net.eval()
-    return JokerGrouper(net, mean, scale, float(saved["max_span"]), float(saved["threshold"]))
+    return load_checkpoint(path if path is not None else DEFAULT_JOKER_WEIGHTS, "joker grouper",
+                           "handfoot train-jokers", _joker_grouper)
 
 
 @lru_cache(maxsize=1)

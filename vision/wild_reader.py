@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.checkpoints import load_checkpoint, save_checkpoint
 from vision.detection import Detection, renamed
-from vision.errors import ModelError
 
 WILDS = ("WILD20", "WILD50")  # the network's classes, in its output order
 DEFAULT_WILD_WEIGHTS = Path(__file__).resolve().parent.parent / "models" / "wilds.pt"
@@ -98,33 +98,23 @@ class WildReader:
 
 def save_wild_reader(net, path: Path, facts: dict) -> Path:
     """Write the network's weights with the crop geometry and `facts` (how it was trained, what it scored)."""
-    import torch  # noqa: PLC0415
+    return save_checkpoint({"classes": list(WILDS), "size": CROP, "margin": MARGIN, "state": net.state_dict(),
+                            "facts": facts}, path)
 
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    torch.save({"classes": list(WILDS), "size": CROP, "margin": MARGIN, "state": net.state_dict(), "facts": facts}, tmp)
-    tmp.replace(path)
-    return path
+
+def _wild_reader(saved: dict) -> WildReader:
+    if saved.get("classes") != list(WILDS):
+        raise ValueError(f"its classes are {saved.get('classes')}")
+    net = wild_net()
+    net.load_state_dict(saved["state"])
+    net.eval()
+    return WildReader(net, int(saved["size"]), float(saved["margin"]))
 
 
 def load_wild_reader(path: Path | None = None) -> WildReader:
     """Load a wild reader written by `save_wild_reader` (default models/wilds.pt); never downloads."""
-    import torch  # noqa: PLC0415
-
-    path = Path(path) if path is not None else DEFAULT_WILD_WEIGHTS
-    if not path.is_file():
-        raise ModelError(f"wild reader weights not found: {path} (train them with `handfoot train-wilds`)")
-    try:
-        saved = torch.load(path, map_location="cpu", weights_only=True)
-        if saved.get("classes") != list(WILDS):
-            raise ValueError(f"its classes are {saved.get('classes')}")
-        net = wild_net()
-        net.load_state_dict(saved["state"])
-    except Exception as exc:  # a corrupt or foreign file
-        raise ModelError(f"cannot load wild reader weights {path}: {exc}") from exc
-    net.eval()
-    return WildReader(net, int(saved["size"]), float(saved["margin"]))
+    return load_checkpoint(path if path is not None else DEFAULT_WILD_WEIGHTS, "wild reader", "handfoot train-wilds",
+                           _wild_reader)
 
 
 @lru_cache(maxsize=1)
