@@ -182,7 +182,8 @@ def average_linkage(start: Sequence[Sequence[int]], odds: dict[tuple[int, int], 
     return groups
 
 
-def corner_groups(found: JokerBoxes, odds: dict[tuple[int, int], float], threshold: float = THRESHOLD) -> list[list[int]]:
+def corner_groups(found: JokerBoxes, odds: dict[tuple[int, int], float],
+                  threshold: float = THRESHOLD) -> list[list[int]]:
     """The photo's jokers as groups of box indices: the joining's corners grouped by average linkage from one
     corner a group, and each of the joining's marks with its card's first corner (what the joining's geometry
     took for a joker's own mark, such as its word, stays its own)."""
@@ -193,8 +194,14 @@ def corner_groups(found: JokerBoxes, odds: dict[tuple[int, int], float], thresho
         if corner:
             first.setdefault(card, k)
     for k, (card, corner) in enumerate(zip(found.card_of, found.corner)):
-        if not corner:
+        if corner:
+            continue
+        if card in first:
             groups[where[first[card]]].append(k)
+        else:  # a card of marks alone (none the joining makes): a joker of its own
+            first[card] = k
+            where[k] = len(groups)
+            groups.append([k])
     return groups
 
 

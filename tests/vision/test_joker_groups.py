@@ -274,3 +274,12 @@ def test_train_jokers_writes_a_grouper_that_loads(round_photos, tmp_path, monkey
     assert load_joker_grouper(out).threshold == 0.5
     assert main(["train-jokers", str(tmp_path), "--out", str(out)]) != 0
     assert "no round photos" in " ".join(capsys.readouterr().err.split())
+
+
+def test_a_joker_of_marks_alone_is_a_joker_of_its_own():
+    # the joining never makes one, but a card handed in with no corner must not break the grouping
+    mark = Detection("JOKER", 0.6, _box(300, 300))
+    cards = _table() + [Card("JOKER", 0.6, (), (mark,)), _lone_joker(320, 300)]
+    found = joker_boxes(cards, hands=False)
+    assert found.corner == [False, True]
+    assert sorted(map(sorted, corner_groups(found, {(0, 1): 0.9}))) == [[0], [1]]
