@@ -866,7 +866,7 @@ def _resized(det: Detection, size: float, aspect: float) -> Detection:
     return replace(det, box=(cx - w / 2.0, cy - h / 2.0, cx + w / 2.0, cy + h / 2.0))
 
 
-def _nearest(p: tuple[float, float], items: list[tuple[tuple[float, float], float]], k: int) -> list[float]:
+def nearest_values(p: tuple[float, float], items: list[tuple[tuple[float, float], object]], k: int) -> list:
     """Values of the k items (position, value) nearest to p."""
     near = sorted(items, key=lambda it: (it[0][0] - p[0]) ** 2 + (it[0][1] - p[1]) ** 2)[:k]
     return [v for _, v in near]
@@ -890,8 +890,8 @@ def _free_sized(
     out = []
     for d in faces:
         if d.cls in FREE_SHAPE:
-            ref = _median(_nearest(d.center, refs, k))
-            aspect = math.exp(_median(_nearest(d.center, shapes, k)))
+            ref = _median(nearest_values(d.center, refs, k))
+            aspect = math.exp(_median(nearest_values(d.center, shapes, k)))
             d = _resized(d, min(max(d.size, ref / trust), ref * trust), aspect)
         out.append(d)
     return out

@@ -30,6 +30,7 @@ every photo would have named 18 red 3s black in the first chunk.
 from __future__ import annotations
 
 from collections.abc import Callable
+
 import numpy as np
 
 from vision.detection import Detection, renamed

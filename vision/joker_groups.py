@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.checkpoints import load_checkpoint, save_checkpoint
+from vision.corners import nearest_values
 from vision.detection import Card, Detection
 
 JOKER = "JOKER"
@@ -70,10 +71,6 @@ class Surroundings:
         return cls(sizes, diagonals, [d for c in others for d in c.corners])
 
 
-def _nearest(p: tuple[float, float], items: list, k: int) -> list:
-    return [v for _, v in sorted(items, key=lambda it: (it[0][0] - p[0]) ** 2 + (it[0][1] - p[1]) ** 2)[:k]]
-
-
 def _log_aspect(d: Detection) -> float:
     x1, y1, x2, y2 = d.box
     return math.log(max(y2 - y1, 1e-3) / max(x2 - x1, 1e-3))
@@ -90,11 +87,11 @@ def pair_features(a: Detection, b: Detection, same_card: bool, around: Surroundi
     cards hold.
     """
     mid = ((a.center[0] + b.center[0]) / 2, (a.center[1] + b.center[1]) / 2)
-    size = float(np.median(_nearest(mid, around.sizes, NEAREST_SIZES))) if around.sizes else (a.size + b.size) / 2
+    size = float(np.median(nearest_values(mid, around.sizes, NEAREST_SIZES))) if around.sizes else (a.size + b.size) / 2
     size = max(size, 1e-3)
     v = (b.center[0] - a.center[0], b.center[1] - a.center[1])
     dist = math.hypot(*v) + 1e-6
-    near = _nearest(mid, around.diagonals, NEAREST_DIAGONALS)
+    near = nearest_values(mid, around.diagonals, NEAREST_DIAGONALS)
     if near:
         diagonal = float(np.median([math.hypot(*u) for u in near]))
         doubled = [2 * math.atan2(u[1], u[0]) for u in near]  # a diagonal has no sign: compare doubled angles
