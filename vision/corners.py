@@ -1066,6 +1066,16 @@ def _edge_marks(sized: list[Detection], lone: list[int], axes: list[tuple[float,
     return out
 
 
+def corner_order(det: Detection) -> float:
+    """Sort key of a card's corners: the top-left one first."""
+    return det.center[0] + det.center[1]
+
+
+def card_order(card: Card) -> tuple[float, float]:
+    """Sort key of joined cards: top to bottom, then left to right, by their first corner."""
+    return card.corners[0].center[1], card.corners[0].center[0]
+
+
 def join_corners(detections: list[Detection], config: JoinConfig | None = None) -> list[Card]:
     """Group corner detections into physical cards (one or two corners each).
 
@@ -1090,7 +1100,7 @@ def join_corners(detections: list[Detection], config: JoinConfig | None = None) 
     for n, p in enumerate(chosen):
         paired.update((p.i, p.j))
         a, b = faces[p.i], faces[p.j]
-        first, second = sorted((a, b), key=lambda d: (d.center[0] + d.center[1]))
+        first, second = sorted((a, b), key=corner_order)
         card = _card_from((first, second))
         if n in marks:
             card = replace(card, marks=tuple(faces[k] for k in marks[n]))
@@ -1102,5 +1112,5 @@ def join_corners(detections: list[Detection], config: JoinConfig | None = None) 
         if k not in paired:
             cards.append(Card(cls=det.cls, conf=det.conf, corners=(det,)))
     cards.extend(Card(cls=d.cls, conf=d.conf, corners=(d,)) for d in backs)
-    cards.sort(key=lambda c: (c.corners[0].center[1], c.corners[0].center[0]))
+    cards.sort(key=card_order)
     return cards

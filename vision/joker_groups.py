@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.checkpoints import load_checkpoint, save_checkpoint
-from vision.corners import nearest_values
+from vision.corners import card_order, corner_order, nearest_values
 from vision.detection import Card, Detection
 
 JOKER = "JOKER"
@@ -205,7 +205,7 @@ def corner_groups(found: JokerBoxes, odds: dict[tuple[int, int], float],
 def joker_card(boxes: Sequence[Detection]) -> Card:
     """One joker from boxes of several of the joining's cards: every box is a corner of it, so the layout can
     place it by any of them; its confidence is its surest box's."""
-    return Card(JOKER, max(d.conf for d in boxes), tuple(sorted(boxes, key=lambda d: d.center[0] + d.center[1])))
+    return Card(JOKER, max(d.conf for d in boxes), tuple(sorted(boxes, key=corner_order)))
 
 
 def joker_net():
@@ -248,7 +248,7 @@ class JokerGrouper:
                 out.append(cards[owners.pop()])  # one of the joining's jokers, whole: kept as it was
             else:
                 out.append(joker_card([found.boxes[k] for k in group]))
-        out.sort(key=lambda c: (c.corners[0].center[1], c.corners[0].center[0]))
+        out.sort(key=card_order)
         return out
 
 
