@@ -44,6 +44,7 @@ class BuildJob:
     tile: int
     val: bool
     textures: tuple[str, ...]
+    design_weights: tuple[tuple[str, float], ...] = ()
 
 
 def data_yaml(out: Path) -> str:
@@ -81,7 +82,7 @@ def render_job(job: BuildJob) -> dict:
     assert _DECKS is not None, "worker not initialised"
     out = Path(job.out)
     rng = np.random.default_rng([job.seed, job.index])
-    opts = SceneOptions(textures=tuple(Path(t) for t in job.textures))
+    opts = SceneOptions(textures=tuple(Path(t) for t in job.textures), design_weights=job.design_weights)
     scene = render_random_scene(rng, _DECKS, opts)
     stem = f"img-{job.index:06d}"
     h, w = scene.image.shape[:2]
@@ -117,12 +118,12 @@ def render_job(job: BuildJob) -> dict:
 
 def build_dataset(out: Path, images: int, seed: int, tile: int = 320, val_fraction: float = 0.1,
                   decks: list[Deck] | None = None, decks_cache: Path | None = None, workers: int = 2,
-                  textures: list[Path] | None = None,
+                  textures: list[Path] | None = None, design_weights: dict[str, float] | None = None,
                   progress: Callable[[int, int], None] | None = None) -> dict:
     """Render `images` scenes into `out` (see module docstring); returns counts and timing.
 
-    `decks` defaults to datasets.decks.load_decks(decks_cache). `progress(done, total)`
-    is called after each image.
+    `decks` defaults to datasets.decks.load_decks(decks_cache). `design_weights` (deck name ->
+    weight, others 1) shows some designs more often. `progress(done, total)` is called after each image.
     """
     if images < 1:
         raise ValueError("images must be at least 1")
@@ -137,7 +138,8 @@ def build_dataset(out: Path, images: int, seed: int, tile: int = 320, val_fracti
         n_val = max(1, n_val)
     val_idx = set(int(i) for i in np.random.default_rng([seed, 999]).permutation(images)[:n_val])
     tex = tuple(str(p) for p in (textures or []))
-    jobs = [BuildJob(str(out), i, seed, tile, i in val_idx, tex) for i in range(images)]
+    weights = tuple(sorted((design_weights or {}).items()))
+    jobs = [BuildJob(str(out), i, seed, tile, i in val_idx, tex, weights) for i in range(images)]
     totals: Counter = Counter()
     classes: Counter = Counter()
     nbytes = 0
@@ -164,7 +166,7 @@ def build_dataset(out: Path, images: int, seed: int, tile: int = 320, val_fracti
     seconds = time.perf_counter() - t0
     summary = {
         "images": images, "seed": seed, "tile": tile, "val_fraction": val_fraction, "workers": workers,
-        "textures": len(tex),
+        "textures": len(tex), "design_weights": dict(weights),
         **{k: totals[k] for k in sorted(totals)},
         "train_classes": {c: classes.get(c, 0) for c in CLASS_NAMES},
         "bytes": nbytes, "seconds": round(seconds, 1),

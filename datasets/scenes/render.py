@@ -30,6 +30,7 @@ class SceneOptions:
     family: str | None = None
     never_crop: bool = False  # framed layouts too big for the frame get a bigger photo, not a crop
     max_long_side: int = 4000
+    design_weights: tuple[tuple[str, float], ...] = ()  # (deck name, weight) pairs; others weigh 1
 
 
 def _index_units(placements: list[Placement]) -> float:
@@ -171,10 +172,11 @@ def render_placements(rng: np.random.Generator, placements: list[Placement], kin
     return Scene(image, labels, truths, kind, family, meta)
 
 
-def _source(rng: np.random.Generator, decks: list[Deck], family: str | None,
+def _source(rng: np.random.Generator, decks: list[Deck], opts: SceneOptions,
             strict: bool = False) -> tuple[layouts.Placer, str]:
-    fam = family or pick_family(rng, decks)
-    return layouts.Placer(rng, CardSource(rng, decks, fam), strict=strict), fam
+    fam = opts.family or pick_family(rng, decks)
+    source = CardSource(rng, decks, fam, dict(opts.design_weights))
+    return layouts.Placer(rng, source, strict=strict), fam
 
 
 def render_table_scene(rng: np.random.Generator, decks: list[Deck], opts: SceneOptions | None = None, *,
@@ -186,7 +188,7 @@ def render_table_scene(rng: np.random.Generator, decks: list[Deck], opts: SceneO
     strict=True follows the photo conventions exactly (every index shows, nothing face down).
     """
     opts = opts or SceneOptions()
-    placer, fam = _source(rng, decks, opts.family, strict)
+    placer, fam = _source(rng, decks, opts, strict)
     placements = layouts.table_layout(placer, strict=strict, melds=melds, n_red3=n_red3)
     if not placements:
         placements = layouts.generic_layout(placer)
@@ -197,7 +199,7 @@ def render_leftover_scene(rng: np.random.Generator, decks: list[Deck], opts: Sce
                           hands: list[list[str]] | None = None, strict: bool = False) -> Scene:
     """Cards left in hand and foot, spread face up in fans, rows and untidy piles."""
     opts = opts or SceneOptions()
-    placer, fam = _source(rng, decks, opts.family, strict)
+    placer, fam = _source(rng, decks, opts, strict)
     placements = layouts.leftover_layout(placer, strict=strict, hands=hands)
     if not placements:
         placements = layouts.generic_layout(placer)
@@ -207,7 +209,7 @@ def render_leftover_scene(rng: np.random.Generator, decks: list[Deck], opts: Sce
 def render_generic_scene(rng: np.random.Generator, decks: list[Deck], opts: SceneOptions | None = None) -> Scene:
     """Loose cards scattered and overlapping at any angle."""
     opts = opts or SceneOptions()
-    placer, fam = _source(rng, decks, opts.family)
+    placer, fam = _source(rng, decks, opts)
     return render_placements(rng, layouts.generic_layout(placer), "generic", fam, opts)
 
 
@@ -216,7 +218,7 @@ def render_closeup_scene(rng: np.random.Generator, decks: list[Deck], opts: Scen
     opts = opts or SceneOptions()
     close = SceneOptions(**{**opts.__dict__, "index_px": (max(opts.index_px[0], 30.0), opts.index_px[1]),
                             "fit_p": 0.5})
-    placer, fam = _source(rng, decks, opts.family)
+    placer, fam = _source(rng, decks, opts)
     return render_placements(rng, layouts.generic_layout(placer, int(rng.integers(1, 5))), "closeup", fam, close)
 
 

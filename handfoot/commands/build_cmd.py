@@ -44,9 +44,14 @@ def build(
     textures: Path | None = typer.Option(
         None, "--textures", help="Folder of table-top texture images to mix in (default: the fetch-textures cache)."),
     workers: int = typer.Option(2, "--workers", min=1, help="Worker processes."),
+    hard_designs: bool = typer.Option(
+        False, "--hard-designs/--even-designs",
+        help="Show the deck designs the shipped model reads worst more often (cardsets.HARD_DESIGN_WEIGHTS); "
+             "default: every design as often."),
 ) -> None:
     """Render synthetic Hand and Foot photos into a YOLO data set (tiles to train, full frames to validate)."""
     from datasets.build import build_dataset  # noqa: PLC0415
+    from datasets.scenes.cardsets import HARD_DESIGN_WEIGHTS  # noqa: PLC0415
 
     _check_out(out)
     if decks_cache is not None and not decks_cache.is_dir():
@@ -57,6 +62,7 @@ def build(
         task = bar.add_task("rendering scenes", total=images)
         summary = build_dataset(out, images, seed, tile=tile, val_fraction=val_fraction, decks_cache=decks_cache,
                                 workers=workers, textures=tex,
+                                design_weights=HARD_DESIGN_WEIGHTS if hard_designs else None,
                                 progress=lambda done, total: bar.update(task, completed=done))
     console.print(
         f"wrote {summary.get('frames', 0)} frames, {summary.get('train_tiles', 0)} training tiles "

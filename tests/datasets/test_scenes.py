@@ -196,3 +196,29 @@ def test_remastered_training_tables_hold_more_wilds_than_traditional_ones():
     traditional, remastered = wild_share("traditional"), wild_share("remastered")
     assert remastered > 1.5 * traditional
     assert 0.05 < traditional < 0.2
+
+
+def test_hard_design_weights_show_a_weighted_design_more_often_and_leave_even_draws_as_they_were():
+    # `dataset build --hard-designs` weighs the designs the model reads worst; without weights
+    # the draw must stay the one earlier builds made, so their seeds still give the same images.
+    from types import SimpleNamespace
+
+    from datasets.scenes.cardsets import HARD_DESIGN_WEIGHTS, CardSource
+
+    names = ["aguilar", "plain-1", "plain-2", "plain-3", "plain-4"]
+    pool = [SimpleNamespace(name=n, family="traditional", faces={"K": ["face"]}) for n in names]
+
+    def share(weights) -> float:
+        drawn = [d.name for i in range(2000) for d in CardSource(np.random.default_rng([3, i]), pool,
+                                                                  "traditional", weights).decks]
+        return drawn.count("aguilar") / len(drawn)
+
+    assert HARD_DESIGN_WEIGHTS["aguilar"] == 3.0
+    even, hard = share(None), share(HARD_DESIGN_WEIGHTS)
+    assert 0.17 < even < 0.23  # one design in five
+    assert hard > 1.5 * even
+    for i in range(50):
+        before = np.random.default_rng([4, i])
+        n = 1 if len(pool) == 1 else int(before.choice([1, 1, 1, 2, 2, 3]))
+        expected = [names[int(k)] for k in before.choice(len(pool), size=n, replace=False)]
+        assert [d.name for d in CardSource(np.random.default_rng([4, i]), pool, "traditional").decks] == expected

@@ -121,3 +121,12 @@ def test_round_decks_print_every_card_the_round_needs(deck):
         assert any(d.faces.get("JOKER") for d in used)
     with pytest.raises(ValueError, match="JOKER"):
         _round_decks(np.random.default_rng(0), [no_joker], deck.family, {"JOKER"})
+
+
+def test_build_records_the_design_weights_it_drew_with(tmp_path, deck):
+    summary = build_dataset(tmp_path / "w", 1, seed=5, decks=[deck], workers=1, val_fraction=0.0,
+                            design_weights={deck.name: 2.0})
+    assert json.loads((tmp_path / "w" / "build.json").read_text())["design_weights"] == {deck.name: 2.0}
+    assert summary["design_weights"] == {deck.name: 2.0}
+    even = build_dataset(tmp_path / "e", 1, seed=5, decks=[deck], workers=1, val_fraction=0.0)
+    assert even["design_weights"] == {}
