@@ -15,7 +15,9 @@ import json
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from vision.detection import box_iou
+from vision.metrics import ImageEval, confusion_table
+
+MATCH_IOU = 0.4
 
 
 def confusions(rounds: Path, cache: Path, conf: float) -> tuple[Counter, Counter]:
@@ -26,14 +28,17 @@ def confusions(rounds: Path, cache: Path, conf: float) -> tuple[Counter, Counter
         cached = cache / f"{rounds.name}--{truth_file.stem}.json"
         if not cached.is_file():
             continue
-        dets = [d for d in json.loads(cached.read_text())["detections"] if d["conf"] >= conf]
+        preds = [(d["cls"], d["conf"], tuple(d["box"]))
+                 for d in json.loads(cached.read_text())["detections"] if d["conf"] >= conf]
+        by_design: dict[str, list] = defaultdict(list)
         for card in json.loads(truth_file.read_text())["cards"]:
-            for box in card.get("corners") or []:
-                best = max(dets, key=lambda d: box_iou(d["box"], box), default=None)
-                read = best["cls"] if best and box_iou(best["box"], box) >= 0.4 else "MISS"
-                total[(card["deck"], card["cls"])] += 1
-                if read != card["cls"]:
-                    wrong[(card["deck"], card["cls"], read)] += 1
+            by_design[card["deck"]] += [(card["cls"], tuple(box)) for box in card.get("corners") or []]
+        for deck, truth in by_design.items():
+            for true, reads in confusion_table([ImageEval(truth, preds)], MATCH_IOU).items():
+                for read, n in reads.items():
+                    total[(deck, true)] += n
+                    if read != true:
+                        wrong[(deck, true, "MISS" if read == "missed" else read)] += n
     return wrong, total
 
 
