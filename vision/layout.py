@@ -16,7 +16,10 @@ This module knows classes and geometry, never points:
 - a natural whose rank has no column of its own, lying inside another
   natural rank's column (between its cards, or one fan step past its end), is read
   as that rank (a misread index: a meld holds one rank, and one or two cards
-  lying inside another meld are no meld of their own); a note says so.
+  lying inside another meld are no meld of their own); a note says so. So are
+  a few cards of a rank whose meld lies in a longer column elsewhere, when
+  they lie inside a column longer than their group (the column's majority
+  says which rank it is).
 
 Photos may be turned any way: the direction the columns run in is measured
 from each meld's fanned indices (which lie on a line), and each column's
@@ -52,6 +55,7 @@ class LayoutConfig:
     stray_across: float = 1.0  # a natural this near another rank's column line lies in it ...
     stray_along: float = 3.0  # ... when no further than this beyond the column's ends
     stray_max: int = 2  # at most this many cards of one rank are read as a column's rank
+    stray_column_max: int = 4  # ... or this many, lying apart from a longer column of their own rank
 
 
 @dataclass
@@ -233,8 +237,9 @@ def _reread_strays(
     columns: list[_Column], frame: Frame, size: float, cfg: LayoutConfig, keep: frozenset[int],
     fixed: frozenset[str],
 ) -> list[tuple[Card, _Column, str]]:
-    """Naturals of a meld key with no column of its own, each lying inside another key's column:
-    (card, that column, the one class its cards show). A column of mixed classes (socks and
+    """Naturals of a meld key with no column of its own, or of a short column apart from their
+    key's longest, each lying inside another key's longer column: (card, that column, the one
+    class its cards show). A column of mixed classes (socks and
     shoes, Bare Foot's red and black 3s) names no class, so it takes no strays; cards in
     `keep` (ids: corrected by hand) and classes in `fixed` stay as they are, and columns of
     a `fixed` class take no strays."""
@@ -242,19 +247,32 @@ def _reread_strays(
     for col in columns:
         by_key.setdefault(col.key, []).append(col)
     count = {key: sum(len(col.cards) for col in cols) for key, cols in by_key.items()}
+    # groups that may be strays, each read as another rank whole or not at all: every card of
+    # a key with no more than `stray_max` cards, and each column of at most `stray_column_max`
+    # cards of a key whose longest column is longer (a meld lies apart from other ranks' columns)
+    suspects: list[tuple[str, list[_Column]]] = []
+    for key, cols in by_key.items():
+        if count[key] <= cfg.stray_max:
+            suspects.append((key, cols))
+        else:
+            longest = max(len(col.cards) for col in cols)
+            suspects += [(key, [col]) for col in cols if len(col.cards) <= cfg.stray_column_max
+                         and len(col.cards) < longest]
+    suspect_cols = {id(col) for _, cols in suspects for col in cols}
     # a home's own cards are never strays: its key holds more cards than a stray rank may
     homes = [(col, classes.pop()) for col in columns
-             if len(col.cards) >= 2 and count[col.key] > cfg.stray_max
+             if len(col.cards) >= 2 and count[col.key] > cfg.stray_max and id(col) not in suspect_cols
              and len(classes := {c.cls for c in col.cards}) == 1 and not classes & fixed]
     out: list[tuple[Card, _Column, str]] = []
-    for key, cols in by_key.items():
+    for key, cols in suspects:
         cards = [c for col in cols for c in col.cards]
-        if count[key] > cfg.stray_max or any(id(c) in keep or c.cls in fixed for c in cards):
+        if any(id(c) in keep or c.cls in fixed for c in cards):
             continue
         found = []
         for card in cards:
             fits = [(off, n, col, cls) for n, (col, cls) in enumerate(homes)  # n: no _Column compared
-                    if col.key != key and (off := _inside(card, col, frame, size, cfg)) is not None]
+                    if col.key != key and len(col.cards) > len(cards)
+                    and (off := _inside(card, col, frame, size, cfg)) is not None]
             if not fits:
                 break
             _, _, col, cls = min(fits)

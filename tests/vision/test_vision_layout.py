@@ -11,6 +11,7 @@ from vision.detection import Card, Detection
 from vision.layout import (
     BAREFOOT_MELD_GROUPS,
     BAREFOOT_WILDS,
+    LayoutConfig,
     STANDARD_WILDS,
     layout_leftover,
     layout_table,
@@ -181,3 +182,27 @@ def test_misread_cards_of_two_ranks_in_one_column_all_join_its_meld():
     lay = layout_table(cards, STANDARD_WILDS)
     assert melds_of(lay) == [Counter({"8": 6})]
     assert len(lay.cards()) == len(cards) and len(lay.reread) == 3
+
+
+def test_misread_cards_inside_a_longer_column_are_its_rank_even_when_their_rank_has_a_meld():
+    # three 8s of the first column read as 6s; the 6s' own meld lies two columns on
+    cards = table(["8", "8", "6", "6", "8", "6", "8"], [], ["6", "6", "6", "6", "6"])
+    lay = layout_table(cards, STANDARD_WILDS)
+    assert melds_of(lay) == [Counter({"8": 7}), Counter({"6": 5})]
+    assert [(old.cls, new.cls) for old, new in lay.reread] == [("6", "8")] * 3
+    assert len(lay.cards()) == len(cards)
+
+
+def test_a_group_as_long_as_the_column_it_lies_in_is_not_outvoted():
+    # three 6s among three 8s: no majority says which rank the column is, so all stay
+    cards = table(["8", "6", "8", "6", "8", "6"], [], ["6", "6", "6", "6"])
+    lay = layout_table(cards, STANDARD_WILDS)
+    assert melds_of(lay) == [Counter({"8": 3}), Counter({"6": 7})]
+    assert lay.reread == []
+
+
+def test_more_misread_cards_than_the_layout_allows_stay_as_read():
+    # three 6s inside a column of four 8s, where at most two may be read as another rank
+    cards = table(["8", "6", "8", "6", "8", "6", "8"], [], ["6", "6", "6", "6", "6"])
+    lay = layout_table(cards, STANDARD_WILDS, config=LayoutConfig(stray_column_max=2))
+    assert Counter({"6": 8}) in melds_of(lay) and lay.reread == []
