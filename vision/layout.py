@@ -259,10 +259,10 @@ def _reread_strays(
             suspects += [(key, [col]) for col in cols if len(col.cards) <= cfg.stray_column_max
                          and len(col.cards) < longest]
     suspect_cols = {id(col) for _, cols in suspects for col in cols}
-    # a home's own cards are never strays: its key holds more cards than a stray rank may,
-    # and it is no suspect group itself
+    # a home is no suspect group itself (so its key holds more cards than a stray rank may), and
+    # it takes only groups shorter than it (below)
     homes = [(col, classes.pop()) for col in columns
-             if len(col.cards) >= 2 and count[col.key] > cfg.stray_max and id(col) not in suspect_cols
+             if id(col) not in suspect_cols
              and len(classes := {c.cls for c in col.cards}) == 1 and not classes & fixed]
     out: list[tuple[Card, _Column, str]] = []
     for key, cols in suspects:
