@@ -40,7 +40,7 @@ from vision.imageio import check_image, load_image
 from vision.ink import recolour_foot_wilds
 from vision.joker_groups import shipped_joker_grouper
 from vision.layout import LeftoverLayout, TableLayout, layout_leftover, layout_table
-from vision.wild_reader import shipped_wild_reader
+from vision.wild_reader import shipped_foot_reader, shipped_wild_reader
 
 DetectFn = Callable[[np.ndarray], list[Detection]]
 
@@ -153,11 +153,15 @@ def name_by_ink(image: np.ndarray, detections: list[Detection], family: str) -> 
 
 
 def name_wilds(image: np.ndarray, detections: list[Detection], family: str, wilds: bool = True) -> list[Detection]:
-    """Every wild named by what tells it best: a Bare Foot wild by its ink, a (Remastered) wild of the
-    standard family by the wild reader (`vision/wild_reader.py`, models/wilds.pt) where `wilds` is set
-    and the reader is present; otherwise as detected."""
+    """Every wild named by what tells it best, where `wilds` is set and the reader is present: a (Remastered)
+    wild of the standard family by the wild reader (`vision/wild_reader.py`, models/wilds.pt); a Bare
+    Foot wild or clothing card by the Bare Foot reader (models/foot-wilds.pt: wild 20 or 50, sock or shoe),
+    then a Bare Foot wild by its ink where the ink is clear (blue 20, red 50). Otherwise as detected (Bare
+    Foot wilds still by their ink)."""
     if family == "barefoot":
-        return name_by_ink(image, detections, family)
+        reader = shipped_foot_reader() if wilds else None
+        named = reader.read(image, detections) if reader is not None else detections
+        return name_by_ink(image, named, family)
     reader = shipped_wild_reader() if wilds else None
     return reader.read(image, detections) if reader is not None else detections
 
@@ -490,7 +494,7 @@ def read_side_photos(
     jokers: bool = True,
 ) -> list[PhotoCards]:
     """Detect cards on every side's photos of a deck `family`; the detector is loaded only when a photo exists.
-    `wilds`: Remastered wilds are named by the wild reader (`name_wilds`); `jokers`: joker boxes are
+    `wilds`: wilds (and Bare Foot clothing cards) are named by the wild readers (`name_wilds`); `jokers`: joker boxes are
     grouped by the joker grouper (`join_for`).
 
     Every photo is loaded first, so a bad path fails before the model is touched.

@@ -1,15 +1,17 @@
-"""A second look at Remastered wilds: is the index a 20-point or a 50-point wild?
+"""A second look at wilds: which of its few look-alikes is this index?
 
 Hand & Foot Remastered prints its wilds' value small (on four of our six drawn
 decks, under a big W), so the detector, which sees an index at 10-50 px,
 names the two alike and often wrongly: a 50 read as a 20 was the commonest
 misread on the held-out rounds (models/README.md, "Wilds"). This module crops
-every box the detector called WILD20 or WILD50 from the photo at full
+every box the detector called one of a reader's classes from the photo at full
 resolution, squares it, and lets a small network trained on nothing but these
 crops (`vision/wild_training.py`, `handfoot train-wilds`) name it.
 
-Bare Foot photos keep their own rule (the ink: `vision/ink.py`); this reader is
-for the standard family, whose only wilds are Remastered ones.
+Two readers ship: the Remastered one (`models/wilds.pt`: a 20 or a 50) for the
+standard family, and the Bare Foot one (`models/foot-wilds.pt`: a blue 20, a
+red 50, a sock or a shoe), whose clothing cards print their value in the
+wilds' place and colours (a blue sock "50" was read as a red wild's 50).
 """
 
 from __future__ import annotations
@@ -23,8 +25,11 @@ import numpy as np
 from vision.checkpoints import load_checkpoint, save_checkpoint
 from vision.detection import Detection, renamed
 
-WILDS = ("WILD20", "WILD50")  # the network's classes, in its output order
+WILDS = ("WILD20", "WILD50")  # the Remastered reader's classes, in its output order
+FOOT_SPECIALS = ("WILD20", "WILD50", "SOCK", "SHOE")  # the Bare Foot reader's
+READER_CLASSES = {"remastered": WILDS, "barefoot": FOOT_SPECIALS}  # by the deck family of the frames it learns
 DEFAULT_WILD_WEIGHTS = Path(__file__).resolve().parent.parent / "models" / "wilds.pt"
+DEFAULT_FOOT_WEIGHTS = Path(__file__).resolve().parent.parent / "models" / "foot-wilds.pt"
 CROP = 40  # px: each crop is scaled to CROP x CROP
 MARGIN = 1.3  # the crop's side: this many times the box's longer side, centred on the box
 MERGE_IOU = 0.5  # a renamed box merges with a box of its new name overlapping it this much
@@ -56,8 +61,8 @@ def as_batch(crops: np.ndarray):
     return (t - mean) / spread
 
 
-def wild_net():
-    """Four 3x3 convolution blocks and a linear head: about 60,000 weights."""
+def wild_net(outputs: int = len(WILDS)):
+    """Four 3x3 convolution blocks and a linear head with `outputs` classes: about 60,000 weights."""
     from torch import nn  # noqa: PLC0415
 
     def block(cin: int, cout: int) -> list:
@@ -65,61 +70,72 @@ def wild_net():
 
     return nn.Sequential(*block(3, 16), nn.MaxPool2d(2), *block(16, 32), nn.MaxPool2d(2),
                          *block(32, 64), nn.MaxPool2d(2), *block(64, 64),
-                         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(64, len(WILDS)))
+                         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(64, outputs))
 
 
 @dataclass
 class WildReader:
-    """Names each WILD20/WILD50 box of a photo by the trained network's look at its crop."""
+    """Names each box of one of `classes` in a photo by the trained network's look at its crop."""
 
     net: object
     size: int = CROP
     margin: float = MARGIN
+    classes: tuple[str, ...] = WILDS  # the network's outputs, in order
 
-    def fifty_odds(self, image: np.ndarray, dets: list[Detection]) -> list[float]:
-        """For each detection, the network's probability that its crop is a 50-point wild."""
+    def names(self, image: np.ndarray, dets: list[Detection]) -> list[str]:
+        """For each detection, the class the network reads in its crop."""
         import torch  # noqa: PLC0415
 
         if not dets:
             return []
         crops = np.stack([crop_index(image, d.box, self.size, self.margin) for d in dets])
         with torch.no_grad():
-            return torch.softmax(self.net(as_batch(crops)), dim=1)[:, 1].tolist()
+            return [self.classes[k] for k in self.net(as_batch(crops)).argmax(1).tolist()]
 
     def read(self, image: np.ndarray, dets: list[Detection], iou: float = MERGE_IOU) -> list[Detection]:
-        """`dets` with every wild named as the network reads it; a box renamed onto another box of
-        its new name merges with it (class-aware NMS at `iou`)."""
-        wild = [d for d in dets if d.cls in WILDS]
-        if not wild or image is None or image.ndim != 3:
+        """`dets` with every box of the reader's classes named as the network reads it; a box renamed
+        onto another box of its new name merges with it (class-aware NMS at `iou`)."""
+        mine = [d for d in dets if d.cls in self.classes]
+        if not mine or image is None or image.ndim != 3:
             return list(dets)
-        fifty = {id(d): odds >= 0.5 for d, odds in zip(wild, self.fifty_odds(image, wild))}
-        return renamed(dets, lambda d: WILDS[fifty[id(d)]] if id(d) in fifty else None, iou)
+        named = {id(d): cls for d, cls in zip(mine, self.names(image, mine))}
+        return renamed(dets, lambda d: named.get(id(d)), iou)
 
 
-def save_wild_reader(net, path: Path, facts: dict) -> Path:
-    """Write the network's weights with the crop geometry and `facts` (how it was trained, what it scored)."""
-    return save_checkpoint({"classes": list(WILDS), "size": CROP, "margin": MARGIN, "state": net.state_dict(),
+def save_wild_reader(net, path: Path, facts: dict, classes: tuple[str, ...] = WILDS) -> Path:
+    """Write the network's weights with its `classes`, the crop geometry and `facts` (how it was
+    trained, what it scored)."""
+    return save_checkpoint({"classes": list(classes), "size": CROP, "margin": MARGIN, "state": net.state_dict(),
                             "facts": facts}, path)
 
 
-def _wild_reader(saved: dict) -> WildReader:
-    if saved.get("classes") != list(WILDS):
-        raise ValueError(f"its classes are {saved.get('classes')}")
-    net = wild_net()
-    net.load_state_dict(saved["state"])
-    net.eval()
-    return WildReader(net, int(saved["size"]), float(saved["margin"]))
+def load_wild_reader(path: Path | None = None, classes: tuple[str, ...] = WILDS) -> WildReader:
+    """Load a reader of `classes` written by `save_wild_reader` (default models/wilds.pt, the Remastered
+    one); never downloads. A file of other classes is refused by name."""
 
+    def build(saved: dict) -> WildReader:
+        if saved.get("classes") != list(classes):
+            raise ValueError(f"its classes are {saved.get('classes')}, not {list(classes)}")
+        net = wild_net(len(classes))
+        net.load_state_dict(saved["state"])
+        net.eval()
+        return WildReader(net, int(saved["size"]), float(saved["margin"]), tuple(classes))
 
-def load_wild_reader(path: Path | None = None) -> WildReader:
-    """Load a wild reader written by `save_wild_reader` (default models/wilds.pt); never downloads."""
     return load_checkpoint(path if path is not None else DEFAULT_WILD_WEIGHTS, "wild reader", "handfoot train-wilds",
-                           _wild_reader)
+                           build)
 
 
 @lru_cache(maxsize=1)
 def shipped_wild_reader() -> WildReader | None:
-    """The bundled reader (models/wilds.pt), loaded once; None where this checkout has none."""
+    """The bundled Remastered reader (models/wilds.pt), loaded once; None where this checkout has none."""
     if not DEFAULT_WILD_WEIGHTS.is_file():
         return None
     return load_wild_reader(DEFAULT_WILD_WEIGHTS)
+
+
+@lru_cache(maxsize=1)
+def shipped_foot_reader() -> WildReader | None:
+    """The bundled Bare Foot reader (models/foot-wilds.pt), loaded once; None where this checkout has none."""
+    if not DEFAULT_FOOT_WEIGHTS.is_file():
+        return None
+    return load_wild_reader(DEFAULT_FOOT_WEIGHTS, FOOT_SPECIALS)

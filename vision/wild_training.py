@@ -1,11 +1,12 @@
 """Train the wild reader (`vision/wild_reader.py`) on generated frames.
 
-Its examples are the Remastered wild corners of `handfoot dataset build`
-frames: each frame's JSON names every card, its deck family and its corner
-boxes. Each corner gives one crop on its true box and `jittered` more on boxes
+Its examples are the corners of the reader's classes in `handfoot dataset
+build` frames of one deck family (Remastered wilds, or Bare Foot wilds and
+clothing cards): each frame's JSON names every card, its deck family and its
+corner boxes. Each corner gives one crop on its true box and `jittered` more on boxes
 shifted and scaled by up to `JITTER` of the box (as the detector's boxes sit),
 and one frame in ten is kept back to measure the result. Nothing here is a real
-photo: the real sets hold no Remastered cards.
+photo: the real sets hold no Remastered or Bare Foot cards.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.errors import VisionError
-from vision.wild_reader import WILDS, as_batch, crop_index, wild_net
+from vision.wild_reader import READER_CLASSES, as_batch, crop_index, wild_net
 
 JITTER = 0.12  # share of the box: how far a jittered crop's centre and size may stray
 HOLD_OUT_EVERY = 10  # frames whose number is a multiple of this are validation frames
@@ -26,14 +27,19 @@ HOLD_OUT_EVERY = 10  # frames whose number is a multiple of this are validation 
 
 @dataclass
 class WildCrops:
-    """Crops with their labels (1: a 50-point wild) and which are held out for validation."""
+    """Crops with their labels (indices into `classes`) and which are held out for validation."""
 
     crops: np.ndarray
-    fifty: np.ndarray
+    labels: np.ndarray
     held_out: np.ndarray
+    classes: tuple[str, ...]
 
     def __len__(self) -> int:
-        return len(self.fifty)
+        return len(self.labels)
+
+    def counts(self) -> dict[str, int]:
+        """How many crops of each class."""
+        return {cls: int((self.labels == k).sum()) for k, cls in enumerate(self.classes)}
 
 
 def _jittered(box: list[float], rng: np.random.Generator) -> tuple[float, float, float, float]:
@@ -51,21 +57,24 @@ def _frame_number(path: Path) -> int:
 
 
 def wild_crops(builds: Iterable[Path], jittered: int = 2, seed: int = 0,
-               progress: Callable[[list[Path]], Iterable[Path]] | None = None) -> WildCrops:
-    """Every face-up Remastered wild corner of the builds' frames, cropped as the reader crops."""
+               progress: Callable[[list[Path]], Iterable[Path]] | None = None,
+               family: str = "remastered") -> WildCrops:
+    """Every face-up corner of the reader's classes (`READER_CLASSES[family]`) in the builds' frames of
+    that deck `family`, cropped as the reader crops."""
     import cv2  # noqa: PLC0415
 
+    classes = READER_CLASSES[family]
     rng = np.random.default_rng(seed)
     files = [f for b in builds for f in sorted((Path(b) / "frames").glob("img-*.json"))]
     if not files:
         raise VisionError("no img-*.json frames found: give folders made by `handfoot dataset build`")
-    crops, fifty, held = [], [], []
+    crops, labels, held = [], [], []
     for file in progress(files) if progress else files:
         try:
             frame = json.loads(file.read_text(encoding="utf-8"))
-            if frame.get("family") != "remastered":
+            if frame.get("family") != family:
                 continue
-            corners = [(c["cls"], box) for c in frame["cards"] if c["cls"] in WILDS and not c["face_down"]
+            corners = [(c["cls"], box) for c in frame["cards"] if c["cls"] in classes and not c["face_down"]
                        for box in c["corners"]]
         except (ValueError, KeyError, TypeError) as exc:
             raise VisionError(f"{file}: not a frame JSON that `handfoot dataset build` wrote ({exc})") from exc
@@ -78,11 +87,12 @@ def wild_crops(builds: Iterable[Path], jittered: int = 2, seed: int = 0,
         for cls, box in corners:
             for copy in range(1 + jittered):
                 crops.append(crop_index(image, tuple(box) if copy == 0 else _jittered(box, rng)))
-                fifty.append(cls == WILDS[1])
+                labels.append(classes.index(cls))
                 held.append(back)
     if not crops:
-        raise VisionError("the frames hold no Remastered wild corners (build with Remastered scenes)")
-    return WildCrops(np.stack(crops), np.array(fifty, dtype=np.int64), np.array(held, dtype=bool))
+        raise VisionError(f"the frames hold no corners of {', '.join(classes)} in {family} scenes "
+                          f"(build with {family} scenes)")
+    return WildCrops(np.stack(crops), np.array(labels, dtype=np.int64), np.array(held, dtype=bool), classes)
 
 
 def _accuracy(net, x, y) -> float:
@@ -98,17 +108,17 @@ def _accuracy(net, x, y) -> float:
 def train_wild_net(data: WildCrops, epochs: int = 20, batch: int = 64, lr: float = 3e-3, seed: int = 0,
                    progress: Callable[[range], Iterable[int]] | None = None,
                    on_epoch: Callable[[int, float], None] | None = None):
-    """Train a fresh `wild_net` on the crops not held out (AdamW, one-cycle rate, light colour and
+    """Train a fresh `wild_net` (one output per class of `data`) on the crops not held out (AdamW, one-cycle rate, light colour and
     exposure jitter); returns the net and its accuracy on the held-out crops after each epoch."""
     import torch  # noqa: PLC0415
     from torch import nn  # noqa: PLC0415
 
     torch.manual_seed(seed)
-    x, y = as_batch(data.crops[~data.held_out]), torch.from_numpy(data.fifty[~data.held_out])
-    xv, yv = as_batch(data.crops[data.held_out]), torch.from_numpy(data.fifty[data.held_out])
+    x, y = as_batch(data.crops[~data.held_out]), torch.from_numpy(data.labels[~data.held_out])
+    xv, yv = as_batch(data.crops[data.held_out]), torch.from_numpy(data.labels[data.held_out])
     if len(y) == 0:
         raise VisionError("every crop is held out: give more frames")
-    net = wild_net()
+    net = wild_net(len(data.classes))
     opt = torch.optim.AdamW(net.parameters(), lr, weight_decay=1e-3)
     steps = (len(y) + batch - 1) // batch
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=epochs * steps)

@@ -147,7 +147,7 @@ def eval_rounds(
     oracle: bool = typer.Option(False, "--oracle", help="Use each photo's true corner labels instead of the model (measures card joining and layout alone)."),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
     cache: Path = typer.Option(None, "--cache", help="Keep each photo's detections in this folder and reuse them on the next run with the same weights and threshold (for trying joining rules; empty it after changing the detector's code)."),
-    wilds: bool = typer.Option(True, "--wilds/--no-wilds", help="Name Remastered wilds with the wild reader (models/wilds.pt), as `handfoot score` does; --no-wilds keeps the detector's names."),
+    wilds: bool = typer.Option(True, "--wilds/--no-wilds", help="Name wilds with the wild readers (models/wilds.pt for Remastered, models/foot-wilds.pt for Bare Foot wilds and clothing), as `handfoot score` does; --no-wilds keeps the detector's names (Bare Foot wilds still by their ink)."),
     jokers: bool = typer.Option(True, "--jokers/--no-jokers", help="Group joker boxes into jokers with the joker grouper (models/jokers.pt), as `handfoot score` does; --no-jokers keeps the joining's jokers."),
 ) -> None:
     """Score generated rounds from their photos and compare with their true cards."""
@@ -237,34 +237,39 @@ def _print_report(out: dict) -> None:
 
 
 def train_wilds(
-    builds: list[Path] = typer.Argument(..., help="Folders made by `handfoot dataset build` (their frames/ with Remastered scenes)."),
-    out: Path = typer.Option(Path("models/wilds.pt"), "--out", help="Where to write the wild reader's weights."),
+    builds: list[Path] = typer.Argument(..., help="Folders made by `handfoot dataset build` (their frames/ with scenes of the --deck family)."),
+    deck: str = typer.Option("remastered", "--deck", help="Whose wilds: 'remastered' (20 or 50) or 'barefoot' (blue 20, red 50, sock or shoe)."),
+    out: Path | None = typer.Option(None, "--out", help="Where to write the reader's weights [default: models/wilds.pt, or models/foot-wilds.pt for barefoot]."),
     epochs: int = typer.Option(20, "--epochs", min=1, help="Number of epochs."),
     jittered: int = typer.Option(2, "--jittered", min=0, help="Extra crops per corner on boxes shifted and scaled as the detector's sit."),
     seed: int = typer.Option(0, "--seed", help="Seed of the jitter, the batches' order and the starting weights."),
 ) -> None:
-    """Train the wild reader: a small network that names a Remastered wild's corner 20 or 50 (CPU, minutes)."""
+    """Train a wild reader: a small network that names a wild's corner (Remastered: 20 or 50; Bare Foot:
+    also sock or shoe) from its crop (CPU, minutes)."""
     import time  # noqa: PLC0415
 
-    from vision.wild_reader import save_wild_reader  # noqa: PLC0415
+    from vision.wild_reader import DEFAULT_FOOT_WEIGHTS, DEFAULT_WILD_WEIGHTS, READER_CLASSES, save_wild_reader  # noqa: PLC0415
     from vision.wild_training import train_wild_net, wild_crops  # noqa: PLC0415
 
+    if deck not in READER_CLASSES:
+        raise UserError(f"unknown --deck {deck!r}: choose one of {', '.join(READER_CLASSES)}")
+    out = out if out is not None else (DEFAULT_FOOT_WEIGHTS if deck == "barefoot" else DEFAULT_WILD_WEIGHTS)
     missing = [b for b in builds if not (b / "frames").is_dir()]
     if missing:
         raise UserError(f"{missing[0]} has no frames/ folder (make it with `handfoot dataset build`)")
     started = time.monotonic()
     try:
-        data = wild_crops(builds, jittered, seed, _progress("cropping wild corners"))
-        typer.echo(f"{len(data)} crops ({int(data.fifty.sum())} of 50-point wilds), "
-                   f"{int(data.held_out.sum())} held out")
+        data = wild_crops(builds, jittered, seed, _progress("cropping wild corners"), family=deck)
+        counts = ", ".join(f"{n} {cls}" for cls, n in data.counts().items())
+        typer.echo(f"{len(data)} crops ({counts}), {int(data.held_out.sum())} held out")
         net, curve = train_wild_net(data, epochs, seed=seed, progress=_progress("training"),
                                     on_epoch=lambda e, acc: typer.echo(f"epoch {e + 1}: held-out accuracy {acc:.4f}"))
     except VisionError as exc:
         raise UserError(str(exc)) from exc
-    facts = {"builds": [str(b) for b in builds], "crops": len(data), "held_out": int(data.held_out.sum()),
+    facts = {"builds": [str(b) for b in builds], "deck": deck, "crops": len(data), "held_out": int(data.held_out.sum()),
              "epochs": epochs, "jittered": jittered, "seed": seed, "held_out_accuracy": [round(a, 4) for a in curve],
              "minutes": round((time.monotonic() - started) / 60, 1)}
-    typer.echo(f"wrote {save_wild_reader(net, out, facts)} (held-out accuracy {curve[-1]:.4f})")
+    typer.echo(f"wrote {save_wild_reader(net, out, facts, data.classes)} (held-out accuracy {curve[-1]:.4f})")
 
 
 def _round_photos(folders: list[Path], detect, store, progress) -> list:
