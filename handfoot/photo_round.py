@@ -37,10 +37,10 @@ from scoring.rules import Rules
 from vision.corners import HAND_PHOTO, join_corners
 from vision.detection import Card, Detection
 from vision.imageio import check_image, load_image
-from vision.ink import recolour_foot_wilds
+from vision.ink import THREES, recolour_foot_wilds, recolour_threes
 from vision.joker_groups import shipped_joker_grouper
 from vision.layout import LeftoverLayout, TableLayout, layout_leftover, layout_table
-from vision.wild_reader import shipped_foot_reader, shipped_wild_reader
+from vision.wild_reader import shipped_reader
 
 DetectFn = Callable[[np.ndarray], list[Detection]]
 
@@ -153,17 +153,26 @@ def name_by_ink(image: np.ndarray, detections: list[Detection], family: str) -> 
 
 
 def name_wilds(image: np.ndarray, detections: list[Detection], family: str, wilds: bool = True) -> list[Detection]:
-    """Every wild named by what tells it best, where `wilds` is set and the reader is present: a (Remastered)
-    wild of the standard family by the wild reader (`vision/wild_reader.py`, models/wilds.pt); a Bare
-    Foot wild or clothing card by the Bare Foot reader (models/foot-wilds.pt: wild 20 or 50, sock or shoe),
-    then a Bare Foot wild by its ink where the ink is clear (blue 20, red 50). Otherwise as detected (Bare
-    Foot wilds still by their ink)."""
+    """Every box the second-look readers (`vision/wild_reader.py`) read better named by them, where
+    `wilds` is set and the reader is present; otherwise as detected (Bare Foot wilds still by their ink).
+
+    Standard family: a natural's rank by the rank reader (models/ranks.pt) where it is sure, a box it
+    made a 3 then coloured by its ink, and a (Remastered) wild by the wild reader (models/wilds.pt).
+    Bare Foot: a wild or clothing card by the Bare Foot reader (models/foot-wilds.pt: wild 20 or 50,
+    sock or shoe), then a wild by its ink where the ink is clear (blue 20, red 50).
+    """
+
+    def read(kind: str, dets: list[Detection]) -> list[Detection]:
+        reader = shipped_reader(kind) if wilds else None
+        return reader.read(image, dets) if reader is not None else dets
+
     if family == "barefoot":
-        reader = shipped_foot_reader() if wilds else None
-        named = reader.read(image, detections) if reader is not None else detections
-        return name_by_ink(image, named, family)
-    reader = shipped_wild_reader() if wilds else None
-    return reader.read(image, detections) if reader is not None else detections
+        return name_by_ink(image, read("foot-wilds", detections), family)
+    ranked = read("ranks", detections)
+    made_threes = {(d.cls, d.box) for d in ranked if d.cls in THREES} - {(d.cls, d.box) for d in detections}
+    if made_threes:
+        ranked = recolour_threes(image, ranked)
+    return read("wilds", ranked)
 
 
 def read_photo(path: Path, role: str, side: str, detect: DetectFn, family: str = "standard",
@@ -494,7 +503,7 @@ def read_side_photos(
     jokers: bool = True,
 ) -> list[PhotoCards]:
     """Detect cards on every side's photos of a deck `family`; the detector is loaded only when a photo exists.
-    `wilds`: wilds (and Bare Foot clothing cards) are named by the wild readers (`name_wilds`); `jokers`: joker boxes are
+    `wilds`: boxes are named again by the second-look readers (`name_wilds`); `jokers`: joker boxes are
     grouped by the joker grouper (`join_for`).
 
     Every photo is loaded first, so a bad path fails before the model is touched.

@@ -1,4 +1,4 @@
-"""A second look at wilds: which of its few look-alikes is this index?
+"""A second look at an index box: which of a few look-alikes (or, for ranks, which rank) is it?
 
 Hand & Foot Remastered prints its wilds' value small (on four of our six drawn
 decks, under a big W), so the detector, which sees an index at 10-50 px,
@@ -8,10 +8,13 @@ every box the detector called one of a reader's classes from the photo at full
 resolution, squares it, and lets a small network trained on nothing but these
 crops (`vision/wild_training.py`, `handfoot train-wilds`) name it.
 
-Two readers ship: the Remastered one (`models/wilds.pt`: a 20 or a 50) for the
-standard family, and the Bare Foot one (`models/foot-wilds.pt`: a blue 20, a
-red 50, a sock or a shoe), whose clothing cards print their value in the
-wilds' place and colours (a blue sock "50" was read as a red wild's 50).
+Three readers ship (`READERS`): the Remastered one (`models/wilds.pt`: a 20
+or a 50) for the standard family; the Bare Foot one (`models/foot-wilds.pt`:
+a blue 20, a red 50, a sock or a shoe), whose clothing cards print their
+value in the wilds' place and colours (a blue sock "50" was read as a red
+wild's 50); and the rank reader (`models/ranks.pt`: A to K and the two 3s)
+for the standard family's naturals, which renames a box only where it is
+sure (`min_odds`) and never changes a 3's colour (the ink names that).
 """
 
 from __future__ import annotations
@@ -27,9 +30,35 @@ from vision.detection import Detection, renamed
 
 WILDS = ("WILD20", "WILD50")  # the Remastered reader's classes, in its output order
 FOOT_SPECIALS = ("WILD20", "WILD50", "SOCK", "SHOE")  # the Bare Foot reader's
-READER_CLASSES = {"remastered": WILDS, "barefoot": FOOT_SPECIALS}  # by the deck family of the frames it learns
-DEFAULT_WILD_WEIGHTS = Path(__file__).resolve().parent.parent / "models" / "wilds.pt"
-DEFAULT_FOOT_WEIGHTS = Path(__file__).resolve().parent.parent / "models" / "foot-wilds.pt"
+RANKS = ("A", "2", "3R", "3B", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")  # the rank reader's
+MODELS = Path(__file__).resolve().parent.parent / "models"
+# A box is renamed by the rank reader only where it gives its class at least these odds. On `dev11`
+# (leg 24's boxes) a 10-epoch trial reader renamed 433 boxes at 0.8, 3 of them wrongly, and 673 at
+# 0.5, 66 wrongly; the shipped one's exact sides there were flat from 0.6 to 0.9 (models/README.md).
+RANK_MIN_ODDS = 0.8
+
+
+@dataclass(frozen=True)
+class ReaderKind:
+    """One shipped reader: its classes, the deck families of the generated frames it learns from,
+    its weights, and how it renames."""
+
+    title: str  # how messages name it
+    classes: tuple[str, ...]  # the network's outputs, in order
+    families: tuple[str, ...]
+    weights: Path
+    min_odds: float = 0.0  # a box is renamed only where the network gives its class at least these odds
+    keep_within: tuple[str, ...] = ()  # a box of one of these is never renamed to another of them
+
+
+READERS = {
+    "wilds": ReaderKind("wild reader", WILDS, ("remastered",), MODELS / "wilds.pt"),
+    "foot-wilds": ReaderKind("Bare Foot reader", FOOT_SPECIALS, ("barefoot",), MODELS / "foot-wilds.pt"),
+    "ranks": ReaderKind("rank reader", RANKS, ("traditional", "remastered"), MODELS / "ranks.pt", RANK_MIN_ODDS,
+                        ("3R", "3B")),
+}
+DEFAULT_WILD_WEIGHTS = READERS["wilds"].weights
+DEFAULT_FOOT_WEIGHTS = READERS["foot-wilds"].weights
 CROP = 40  # px: each crop is scaled to CROP x CROP
 MARGIN = 1.3  # the crop's side: this many times the box's longer side, centred on the box
 MERGE_IOU = 0.5  # a renamed box merges with a box of its new name overlapping it this much
@@ -81,24 +110,28 @@ class WildReader:
     size: int = CROP
     margin: float = MARGIN
     classes: tuple[str, ...] = WILDS  # the network's outputs, in order
+    min_odds: float = 0.0  # rename only where the network gives its class at least these odds
+    keep_within: tuple[str, ...] = ()  # never rename a box of one of these to another of them
 
-    def names(self, image: np.ndarray, dets: list[Detection]) -> list[str]:
-        """For each detection, the class the network reads in its crop."""
+    def names(self, image: np.ndarray, dets: list[Detection]) -> list[str | None]:
+        """For each detection, the class the network reads in its crop (None: not sure enough)."""
         import torch  # noqa: PLC0415
 
         if not dets:
             return []
         crops = np.stack([crop_index(image, d.box, self.size, self.margin) for d in dets])
         with torch.no_grad():
-            return [self.classes[k] for k in self.net(as_batch(crops)).argmax(1).tolist()]
+            odds, best = torch.softmax(self.net(as_batch(crops)), dim=1).max(dim=1)
+        return [self.classes[k] if p >= self.min_odds else None for p, k in zip(odds.tolist(), best.tolist())]
 
     def read(self, image: np.ndarray, dets: list[Detection], iou: float = MERGE_IOU) -> list[Detection]:
-        """`dets` with every box of the reader's classes named as the network reads it; a box renamed
-        onto another box of its new name merges with it (class-aware NMS at `iou`)."""
+        """`dets` with every box of the reader's classes named as the network reads it (where sure
+        enough); a box renamed onto another box of its new name merges with it (class-aware NMS at `iou`)."""
         mine = [d for d in dets if d.cls in self.classes]
         if not mine or image is None or image.ndim != 3:
             return list(dets)
-        named = {id(d): cls for d, cls in zip(mine, self.names(image, mine))}
+        named = {id(d): cls for d, cls in zip(mine, self.names(image, mine))
+                 if cls is not None and not (cls in self.keep_within and d.cls in self.keep_within)}
         return renamed(dets, lambda d: named.get(id(d)), iou)
 
 
@@ -109,33 +142,28 @@ def save_wild_reader(net, path: Path, facts: dict, classes: tuple[str, ...] = WI
                             "facts": facts}, path)
 
 
-def load_wild_reader(path: Path | None = None, classes: tuple[str, ...] = WILDS) -> WildReader:
-    """Load a reader of `classes` written by `save_wild_reader` (default models/wilds.pt, the Remastered
-    one); never downloads. A file of other classes is refused by name."""
+def load_wild_reader(path: Path | None = None, kind: str = "wilds") -> WildReader:
+    """Load a reader of `kind` (a key of READERS) written by `save_wild_reader` (default: that kind's
+    shipped weights); never downloads. A file of other classes is refused by name."""
+    spec = READERS[kind]
 
     def build(saved: dict) -> WildReader:
-        if saved.get("classes") != list(classes):
-            raise ValueError(f"its classes are {saved.get('classes')}, not {list(classes)}")
-        net = wild_net(len(classes))
+        if saved.get("classes") != list(spec.classes):
+            raise ValueError(f"its classes are {saved.get('classes')}, not {list(spec.classes)}")
+        net = wild_net(len(spec.classes))
         net.load_state_dict(saved["state"])
         net.eval()
-        return WildReader(net, int(saved["size"]), float(saved["margin"]), tuple(classes))
+        return WildReader(net, int(saved["size"]), float(saved["margin"]), spec.classes, spec.min_odds,
+                          spec.keep_within)
 
-    return load_checkpoint(path if path is not None else DEFAULT_WILD_WEIGHTS, "wild reader", "handfoot train-wilds",
-                           build)
+    return load_checkpoint(path if path is not None else spec.weights, spec.title,
+                           f"handfoot train-wilds --reader {kind}", build)
 
 
-@lru_cache(maxsize=1)
-def shipped_wild_reader() -> WildReader | None:
-    """The bundled Remastered reader (models/wilds.pt), loaded once; None where this checkout has none."""
-    if not DEFAULT_WILD_WEIGHTS.is_file():
+@lru_cache(maxsize=None)
+def shipped_reader(kind: str) -> WildReader | None:
+    """The bundled reader of `kind` (READERS), loaded once; None where this checkout has none."""
+    weights = READERS[kind].weights
+    if not weights.is_file():
         return None
-    return load_wild_reader(DEFAULT_WILD_WEIGHTS)
-
-
-@lru_cache(maxsize=1)
-def shipped_foot_reader() -> WildReader | None:
-    """The bundled Bare Foot reader (models/foot-wilds.pt), loaded once; None where this checkout has none."""
-    if not DEFAULT_FOOT_WEIGHTS.is_file():
-        return None
-    return load_wild_reader(DEFAULT_FOOT_WEIGHTS, FOOT_SPECIALS)
+    return load_wild_reader(weights, kind)

@@ -1,12 +1,13 @@
-"""Train the wild reader (`vision/wild_reader.py`) on generated frames.
+"""Train a second-look reader (`vision/wild_reader.py`) on generated frames.
 
 Its examples are the corners of the reader's classes in `handfoot dataset
-build` frames of one deck family (Remastered wilds, or Bare Foot wilds and
-clothing cards): each frame's JSON names every card, its deck family and its
-corner boxes. Each corner gives one crop on its true box and `jittered` more on boxes
-shifted and scaled by up to `JITTER` of the box (as the detector's boxes sit),
-and one frame in ten is kept back to measure the result. Nothing here is a real
-photo: the real sets hold no Remastered or Bare Foot cards.
+build` frames of the deck families it reads (Remastered wilds; Bare Foot
+wilds and clothing cards; traditional and Remastered ranks): each frame's
+JSON names every card, its deck family and its corner boxes. Each corner
+gives one crop on its true box and `jittered` more on boxes shifted and
+scaled by up to `JITTER` of the box (as the detector's boxes sit), and one
+frame in ten is kept back to measure the result. Nothing here is a real
+photo: the readers never learn from the real sets.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.errors import VisionError
-from vision.wild_reader import READER_CLASSES, as_batch, crop_index, wild_net
+from vision.wild_reader import READERS, as_batch, crop_index, wild_net
 
 JITTER = 0.12  # share of the box: how far a jittered crop's centre and size may stray
 HOLD_OUT_EVERY = 10  # frames whose number is a multiple of this are validation frames
@@ -58,12 +59,12 @@ def _frame_number(path: Path) -> int:
 
 def wild_crops(builds: Iterable[Path], jittered: int = 2, seed: int = 0,
                progress: Callable[[list[Path]], Iterable[Path]] | None = None,
-               family: str = "remastered") -> WildCrops:
-    """Every face-up corner of the reader's classes (`READER_CLASSES[family]`) in the builds' frames of
-    that deck `family`, cropped as the reader crops."""
+               reader: str = "wilds") -> WildCrops:
+    """Every face-up corner of the `reader`'s classes (a key of READERS) in the builds' frames of the deck
+    families it reads, cropped as the reader crops."""
     import cv2  # noqa: PLC0415
 
-    classes = READER_CLASSES[family]
+    classes, families = READERS[reader].classes, READERS[reader].families
     rng = np.random.default_rng(seed)
     files = [f for b in builds for f in sorted((Path(b) / "frames").glob("img-*.json"))]
     if not files:
@@ -72,7 +73,7 @@ def wild_crops(builds: Iterable[Path], jittered: int = 2, seed: int = 0,
     for file in progress(files) if progress else files:
         try:
             frame = json.loads(file.read_text(encoding="utf-8"))
-            if frame.get("family") != family:
+            if frame.get("family") not in families:
                 continue
             corners = [(c["cls"], box) for c in frame["cards"] if c["cls"] in classes and not c["face_down"]
                        for box in c["corners"]]
@@ -90,8 +91,8 @@ def wild_crops(builds: Iterable[Path], jittered: int = 2, seed: int = 0,
                 labels.append(classes.index(cls))
                 held.append(back)
     if not crops:
-        raise VisionError(f"the frames hold no corners of {', '.join(classes)} in {family} scenes "
-                          f"(build with {family} scenes)")
+        raise VisionError(f"the frames hold no corners of {', '.join(classes)} in {' or '.join(families)} scenes "
+                          f"(build with {' or '.join(families)} scenes)")
     return WildCrops(np.stack(crops), np.array(labels, dtype=np.int64), np.array(held, dtype=bool), classes)
 
 

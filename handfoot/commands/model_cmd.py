@@ -70,6 +70,7 @@ def evaluate(
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
     failures: Path = typer.Option(None, "--failures", help="With --data: write a sheet of crops of every missed, misread and extra box (at the product's confidence) to this .jpg/.png."),
     failures_max: int = typer.Option(96, "--failures-max", min=1, help="At most this many crops on the sheet (spread over the photos)."),
+    readers: bool = typer.Option(True, "--readers/--no-readers", help="With --voc: name the boxes again with the standard family's second-look readers (models/ranks.pt, models/wilds.pt) before joining them, as `handfoot score` does; --no-readers counts the detector's own names."),
 ) -> None:
     """Measure the detector on labelled photos, predicting exactly as `handfoot score` does."""
     if (data is None) == (voc is None):
@@ -93,6 +94,8 @@ def evaluate(
             # mAP needs the low-confidence tail of the ranking as well.
             config = replace(config, conf=0.01)
         detector = load_detector(model, config)
+        if voc is not None and readers:
+            detector = _NamedAgain(detector)
         timed = run_detector(detector, photo_set, _progress(f"detecting {photo_set.name}"))
     except VisionError as exc:
         raise UserError(str(exc)) from exc
@@ -112,6 +115,18 @@ def evaluate(
         typer.echo(json.dumps(out, indent=2))
         return
     _print_report(out)
+
+
+class _NamedAgain:
+    """A detector whose boxes the standard family's second-look readers name again, as `handfoot score` does."""
+
+    def __init__(self, detector) -> None:
+        self.detector = detector
+
+    def detect(self, image):
+        from handfoot.photo_round import name_wilds  # noqa: PLC0415
+
+        return name_wilds(image, self.detector.detect(image), "standard")
 
 
 def _detector(model: Path | None, conf: float | None, cache: Path | None):
@@ -237,38 +252,39 @@ def _print_report(out: dict) -> None:
 
 
 def train_wilds(
-    builds: list[Path] = typer.Argument(..., help="Folders made by `handfoot dataset build` (their frames/ with scenes of the --deck family)."),
-    deck: str = typer.Option("remastered", "--deck", help="Whose wilds: 'remastered' (20 or 50) or 'barefoot' (blue 20, red 50, sock or shoe)."),
-    out: Path | None = typer.Option(None, "--out", help="Where to write the reader's weights [default: models/wilds.pt, or models/foot-wilds.pt for barefoot]."),
+    builds: list[Path] = typer.Argument(..., help="Folders made by `handfoot dataset build` (their frames/ with scenes of the decks the reader reads)."),
+    reader: str = typer.Option("wilds", "--reader", help="Which reader: 'wilds' (Remastered wilds: 20 or 50), 'foot-wilds' (Bare Foot: blue 20, red 50, sock or shoe) or 'ranks' (traditional and Remastered naturals: A to K, red or black 3)."),
+    out: Path | None = typer.Option(None, "--out", help="Where to write the reader's weights [default: models/wilds.pt, models/foot-wilds.pt or models/ranks.pt]."),
     epochs: int = typer.Option(20, "--epochs", min=1, help="Number of epochs."),
     jittered: int = typer.Option(2, "--jittered", min=0, help="Extra crops per corner on boxes shifted and scaled as the detector's sit."),
     seed: int = typer.Option(0, "--seed", help="Seed of the jitter, the batches' order and the starting weights."),
 ) -> None:
-    """Train a wild reader: a small network that names a wild's corner (Remastered: 20 or 50; Bare Foot:
-    also sock or shoe) from its crop (CPU, minutes)."""
+    """Train a second-look reader: a small network that names an index box from its crop (Remastered
+    wilds 20 or 50; Bare Foot wilds, socks and shoes; or the ranks of traditional and Remastered
+    naturals) (CPU, minutes)."""
     import time  # noqa: PLC0415
 
-    from vision.wild_reader import DEFAULT_FOOT_WEIGHTS, DEFAULT_WILD_WEIGHTS, READER_CLASSES, save_wild_reader  # noqa: PLC0415
+    from vision.wild_reader import READERS, save_wild_reader  # noqa: PLC0415
     from vision.wild_training import train_wild_net, wild_crops  # noqa: PLC0415
 
-    if deck not in READER_CLASSES:
-        raise UserError(f"unknown --deck {deck!r}: choose one of {', '.join(READER_CLASSES)}")
-    out = out if out is not None else (DEFAULT_FOOT_WEIGHTS if deck == "barefoot" else DEFAULT_WILD_WEIGHTS)
+    if reader not in READERS:
+        raise UserError(f"unknown --reader {reader!r}: choose one of {', '.join(READERS)}")
+    out = out if out is not None else READERS[reader].weights
     missing = [b for b in builds if not (b / "frames").is_dir()]
     if missing:
         raise UserError(f"{missing[0]} has no frames/ folder (make it with `handfoot dataset build`)")
     started = time.monotonic()
     try:
-        data = wild_crops(builds, jittered, seed, _progress("cropping wild corners"), family=deck)
+        data = wild_crops(builds, jittered, seed, _progress("cropping index corners"), reader=reader)
         counts = ", ".join(f"{n} {cls}" for cls, n in data.counts().items())
         typer.echo(f"{len(data)} crops ({counts}), {int(data.held_out.sum())} held out")
         net, curve = train_wild_net(data, epochs, seed=seed, progress=_progress("training"),
                                     on_epoch=lambda e, acc: typer.echo(f"epoch {e + 1}: held-out accuracy {acc:.4f}"))
     except VisionError as exc:
         raise UserError(str(exc)) from exc
-    facts = {"builds": [str(b) for b in builds], "deck": deck, "crops": len(data), "held_out": int(data.held_out.sum()),
-             "epochs": epochs, "jittered": jittered, "seed": seed, "held_out_accuracy": [round(a, 4) for a in curve],
-             "minutes": round((time.monotonic() - started) / 60, 1)}
+    facts = {"builds": [str(b) for b in builds], "reader": reader, "crops": len(data),
+             "held_out": int(data.held_out.sum()), "epochs": epochs, "jittered": jittered, "seed": seed,
+             "held_out_accuracy": [round(a, 4) for a in curve], "minutes": round((time.monotonic() - started) / 60, 1)}
     typer.echo(f"wrote {save_wild_reader(net, out, facts, data.classes)} (held-out accuracy {curve[-1]:.4f})")
 
 
