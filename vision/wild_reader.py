@@ -57,8 +57,6 @@ READERS = {
     "ranks": ReaderKind("rank reader", RANKS, ("traditional", "remastered"), MODELS / "ranks.pt", RANK_MIN_ODDS,
                         ("3R", "3B")),
 }
-DEFAULT_WILD_WEIGHTS = READERS["wilds"].weights
-DEFAULT_FOOT_WEIGHTS = READERS["foot-wilds"].weights
 CROP = 40  # px: each crop is scaled to CROP x CROP
 MARGIN = 1.3  # the crop's side: this many times the box's longer side, centred on the box
 MERGE_IOU = 0.5  # a renamed box merges with a box of its new name overlapping it this much
