@@ -254,7 +254,7 @@ def _print_report(out: dict) -> None:
 def train_wilds(
     builds: list[Path] = typer.Argument(..., help="Folders made by `handfoot dataset build` (their frames/ with scenes of the decks the reader reads)."),
     reader: str = typer.Option("wilds", "--reader", help="Which reader: 'wilds' (Remastered wilds: 20 or 50), 'foot-wilds' (Bare Foot: blue 20, red 50, sock or shoe) or 'ranks' (traditional and Remastered naturals: A to K, red or black 3)."),
-    out: Path | None = typer.Option(None, "--out", help="Where to write the reader's weights [default: models/wilds.pt, models/foot-wilds.pt or models/ranks.pt]."),
+    out: Path | None = typer.Option(None, "--out", help="Where to write the reader's weights (default: models/wilds.pt, models/foot-wilds.pt or models/ranks.pt, by --reader)."),
     epochs: int = typer.Option(20, "--epochs", min=1, help="Number of epochs."),
     jittered: int = typer.Option(2, "--jittered", min=0, help="Extra crops per corner on boxes shifted and scaled as the detector's sit."),
     seed: int = typer.Option(0, "--seed", help="Seed of the jitter, the batches' order and the starting weights."),
