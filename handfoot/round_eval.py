@@ -151,8 +151,8 @@ class DetectionCache:
 
 def check_round(spec: RoundSpec, detect_factory: Callable, progress: Callable | None = None,
                 wilds: bool = True, jokers: bool = True) -> list[SideCheck]:
-    """Score one round from its true cards and from its photos (`wilds`: wilds named by the wild
-    readers, Remastered and Bare Foot; `jokers`: joker boxes grouped by the joker grouper); compare per side."""
+    """Score one round from its true cards and from its photos (`wilds`: boxes named again by the
+    second-look readers: ranks, Remastered and Bare Foot wilds; `jokers`: joker boxes grouped by the joker grouper); compare per side."""
     truth = score_round(spec.rules, spec.round, spec.side_rounds())
     inputs = [SideInput(name=s.name, went_out=s.went_out, perfect_deal=s.perfect_deal,
                         table_photos=list(s.table_photos), leftover_photos=list(s.leftover_photos),
@@ -172,9 +172,9 @@ def evaluate_rounds(files: Iterable[Path], detect_factory: Callable, oracle: boo
     """Check every round file; the detector is built once by `detect_factory`.
 
     With `oracle`, each photo's true labels replace the detector (and are
-    never renamed by the wild readers nor grouped by the joker grouper); with
+    never renamed by the second-look readers nor grouped by the joker grouper); with
     a `cache`, detections come from (and go to) its folder; `wilds`: the
-    model's wilds (and Bare Foot clothing cards) are named by the wild readers, and `jokers`: its
+    model's boxes are named again by the second-look readers (ranks, wilds, Bare Foot clothing), and `jokers`: its
     joker boxes grouped by the joker grouper, as `handfoot score` does.
     """
     detector = None

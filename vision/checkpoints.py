@@ -1,4 +1,4 @@
-"""Saving and loading the small second-look networks (the wild reader, the joker grouper) by path.
+"""Saving and loading the small second-look networks (the wild, Bare Foot and rank readers, the joker grouper) by path.
 
 Each is one torch file holding a dict: the network's weights (`state`), what it
 needs to run (its input geometry or scaling) and `facts` about how it was

@@ -162,7 +162,7 @@ def eval_rounds(
     oracle: bool = typer.Option(False, "--oracle", help="Use each photo's true corner labels instead of the model (measures card joining and layout alone)."),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
     cache: Path = typer.Option(None, "--cache", help="Keep each photo's detections in this folder and reuse them on the next run with the same weights and threshold (for trying joining rules; empty it after changing the detector's code)."),
-    wilds: bool = typer.Option(True, "--wilds/--no-wilds", help="Name wilds with the wild readers (models/wilds.pt for Remastered, models/foot-wilds.pt for Bare Foot wilds and clothing), as `handfoot score` does; --no-wilds keeps the detector's names (Bare Foot wilds still by their ink)."),
+    wilds: bool = typer.Option(True, "--wilds/--no-wilds", help="Name boxes again with the second-look readers (models/ranks.pt for standard ranks, models/wilds.pt for Remastered wilds, models/foot-wilds.pt for Bare Foot wilds and clothing), as `handfoot score` does; --no-wilds keeps the detector's names (Bare Foot wilds still by their ink)."),
     jokers: bool = typer.Option(True, "--jokers/--no-jokers", help="Group joker boxes into jokers with the joker grouper (models/jokers.pt), as `handfoot score` does; --no-jokers keeps the joining's jokers."),
 ) -> None:
     """Score generated rounds from their photos and compare with their true cards."""
