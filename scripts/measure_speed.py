@@ -1,11 +1,12 @@
 """Median time per photo of the full detection path (detect + join corners) at two sizes.
 
-    python scripts/measure_speed.py PHOTO_DIR [--model models/cards.pt] [--count 20] [--one-reading]
+    python scripts/measure_speed.py PHOTO_DIR [--model models/cards.pt] [--count 20] [--one-reading | --no-turned]
 
 Each photo is scaled to 640 px on its long side, and to exactly 4000 x 3000
 (12 MP); the first photo of each size is a warm-up run and is not timed.
-`--one-reading` never reads a photo again enlarged (as `handfoot watch` reads
-its frames); by default photos are read as `handfoot score` reads them.
+`--one-reading` never reads a photo again enlarged nor turned (as `handfoot
+watch` reads its frames); `--no-turned` reads it as `score` does but never
+turned half round; by default photos are read as `handfoot score` reads them.
 Prints JSON: {"640": {"photos", "median_ms", "shape"}, "12mp": {...}}.
 """
 
@@ -37,9 +38,14 @@ def main() -> None:
     parser.add_argument("photos", type=Path)
     parser.add_argument("--model", type=Path, default=None)
     parser.add_argument("--count", type=int, default=20)
-    parser.add_argument("--one-reading", action="store_true", help="never read a photo again enlarged (the live path)")
+    parser.add_argument("--one-reading", action="store_true", help="never read a photo again enlarged nor turned (the live path)")
+    parser.add_argument("--no-turned", action="store_true", help="never read a photo turned half round as well")
     args = parser.parse_args()
-    detector = load_detector(args.model, InferenceConfig(index_target=None) if args.one_reading else None)
+    if args.one_reading:
+        config = InferenceConfig(index_target=None, turned=False)
+    else:
+        config = InferenceConfig(turned=not args.no_turned)
+    detector = load_detector(args.model, config)
     files = sorted(p for p in args.photos.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))[: args.count]
     out = {}
     for label in ("640", "12mp"):

@@ -1,12 +1,13 @@
 """Train a second-look reader (`vision/wild_reader.py`) on generated frames.
 
 Its examples are the corners of the reader's classes in `handfoot dataset
-build` frames of the deck families it reads (Remastered wilds; Bare Foot
-wilds and clothing cards; traditional and Remastered ranks): each frame's
-JSON names every card, its deck family and its corner boxes. Each corner
-gives one crop on its true box and `jittered` more on boxes shifted and
-scaled by up to `JITTER` of the box (as the detector's boxes sit), and one
-frame in ten is kept back to measure the result. Nothing here is a real
+build` frames, or `handfoot dataset rounds` photos, of the deck families it
+reads (Remastered wilds; Bare Foot wilds and clothing cards; traditional and
+Remastered ranks): each frame's (or photo's) JSON names every card, its deck
+family and its corner boxes. Each corner gives one crop on its true box and
+`jittered` more on boxes shifted and scaled by up to `JITTER` of the box (as
+the detector's boxes sit), and one frame in ten (one round in ten: all its
+photos) is kept back to measure the result. Nothing here is a real
 photo: the readers never learn from the real sets.
 """
 
@@ -53,8 +54,20 @@ def _jittered(box: list[float], rng: np.random.Generator) -> tuple[float, float,
 
 
 def _frame_number(path: Path) -> int:
-    digits = "".join(ch for ch in path.stem if ch.isdigit())
+    """A build frame's number (img-000123: 123), or a round photo's round (round-012-side1-table: 12)."""
+    stem = path.stem.split("-side")[0] if path.stem.startswith("round-") else path.stem
+    digits = "".join(ch for ch in stem if ch.isdigit())
     return int(digits) if digits else 0
+
+
+def example_files(folders: Iterable[Path]) -> list[Path]:
+    """The frame JSONs of build folders (frames/img-*.json) and the photo JSONs of round folders
+    (round-*-*.json), in order."""
+    files = []
+    for folder in map(Path, folders):
+        frames = folder / "frames"
+        files += sorted(frames.glob("img-*.json")) if frames.is_dir() else sorted(folder.glob("round-*-*.json"))
+    return files
 
 
 def wild_crops(builds: Iterable[Path], jittered: int = 2, seed: int = 0,
@@ -66,9 +79,9 @@ def wild_crops(builds: Iterable[Path], jittered: int = 2, seed: int = 0,
 
     classes, families = READERS[reader].classes, READERS[reader].families
     rng = np.random.default_rng(seed)
-    files = [f for b in builds for f in sorted((Path(b) / "frames").glob("img-*.json"))]
+    files = example_files(builds)
     if not files:
-        raise VisionError("no img-*.json frames found: give folders made by `handfoot dataset build`")
+        raise VisionError("no frames found: give folders made by `handfoot dataset build` or `handfoot dataset rounds`")
     crops, labels, held = [], [], []
     for file in progress(files) if progress else files:
         try:
@@ -78,7 +91,7 @@ def wild_crops(builds: Iterable[Path], jittered: int = 2, seed: int = 0,
             corners = [(c["cls"], box) for c in frame["cards"] if c["cls"] in classes and not c["face_down"]
                        for box in c["corners"]]
         except (ValueError, KeyError, TypeError) as exc:
-            raise VisionError(f"{file}: not a frame JSON that `handfoot dataset build` wrote ({exc})") from exc
+            raise VisionError(f"{file}: not a frame JSON that `handfoot dataset build` or `rounds` wrote ({exc})") from exc
         if not corners:
             continue
         image = cv2.imread(str(file.with_suffix(".jpg")))

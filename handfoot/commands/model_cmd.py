@@ -71,6 +71,7 @@ def evaluate(
     failures: Path = typer.Option(None, "--failures", help="With --data: write a sheet of crops of every missed, misread and extra box (at the product's confidence) to this .jpg/.png."),
     failures_max: int = typer.Option(96, "--failures-max", min=1, help="At most this many crops on the sheet (spread over the photos)."),
     readers: bool = typer.Option(True, "--readers/--no-readers", help="With --voc: name the boxes again with the standard family's second-look readers (models/ranks.pt, models/wilds.pt) before joining them, as `handfoot score` does; --no-readers counts the detector's own names."),
+    turned: bool = typer.Option(True, "--turned/--no-turned", help="Read each photo turned half round as well and keep the boxes both readings carry, as `handfoot score` does; --no-turned reads it once, as it is."),
 ) -> None:
     """Measure the detector on labelled photos, predicting exactly as `handfoot score` does."""
     if (data is None) == (voc is None):
@@ -84,7 +85,7 @@ def evaluate(
     from vision.evaluate import count_report, detection_report, run_detector  # noqa: PLC0415
 
     try:
-        config = InferenceConfig()
+        config = InferenceConfig(turned=turned)
         if conf is not None:
             config = replace(config, conf=conf)
         photo_set = load_yolo_set(data, split) if data is not None else load_voc_set(voc)
@@ -129,13 +130,13 @@ class _NamedAgain:
         return name_wilds(image, self.detector.detect(image), "standard")
 
 
-def _detector(model: Path | None, conf: float | None, cache: Path | None):
+def _detector(model: Path | None, conf: float | None, cache: Path | None, turned: bool = True):
     """(a factory of the detector's detect function, a DetectionCache in `cache` or None)."""
     from vision.detector import DEFAULT_WEIGHTS, InferenceConfig, load_detector  # noqa: PLC0415
 
     from handfoot.round_eval import DetectionCache  # noqa: PLC0415
 
-    config = InferenceConfig() if conf is None else InferenceConfig(conf=conf)
+    config = InferenceConfig(turned=turned) if conf is None else InferenceConfig(conf=conf, turned=turned)
 
     def factory():
         try:
@@ -164,6 +165,7 @@ def eval_rounds(
     cache: Path = typer.Option(None, "--cache", help="Keep each photo's detections in this folder and reuse them on the next run with the same weights and threshold (for trying joining rules; empty it after changing the detector's code)."),
     wilds: bool = typer.Option(True, "--wilds/--no-wilds", help="Name boxes again with the second-look readers (models/ranks.pt for standard ranks, models/wilds.pt for Remastered wilds, models/foot-wilds.pt for Bare Foot wilds and clothing), as `handfoot score` does; --no-wilds keeps the detector's names (Bare Foot wilds still by their ink)."),
     jokers: bool = typer.Option(True, "--jokers/--no-jokers", help="Group joker boxes into jokers with the joker grouper (models/jokers.pt), as `handfoot score` does; --no-jokers keeps the joining's jokers."),
+    turned: bool = typer.Option(True, "--turned/--no-turned", help="Read each photo turned half round as well and keep the boxes both readings carry, as `handfoot score` does; --no-turned reads it once, as it is."),
 ) -> None:
     """Score generated rounds from their photos and compare with their true cards."""
     from handfoot.round_eval import evaluate_rounds  # noqa: PLC0415
@@ -173,7 +175,7 @@ def eval_rounds(
         raise UserError(f"no round-*.toml files in {folder} (make some with `handfoot dataset rounds`)")
     if limit:
         files = files[:limit]
-    factory, store = _detector(model, conf, None if oracle else cache)
+    factory, store = _detector(model, conf, None if oracle else cache, turned)
     report = evaluate_rounds(track(files, description="scoring rounds", transient=True,
                                    console=Console(stderr=True)), factory, oracle, store, wilds, jokers)
     out = report.to_dict()
@@ -252,7 +254,7 @@ def _print_report(out: dict) -> None:
 
 
 def train_wilds(
-    builds: list[Path] = typer.Argument(..., help="Folders made by `handfoot dataset build` (their frames/ with scenes of the decks the reader reads)."),
+    builds: list[Path] = typer.Argument(..., help="Folders made by `handfoot dataset build` (their frames/) or `handfoot dataset rounds` (their photos), with scenes of the decks the reader reads."),
     reader: str = typer.Option("wilds", "--reader", help="Which reader: 'wilds' (Remastered wilds: 20 or 50), 'foot-wilds' (Bare Foot: blue 20, red 50, sock or shoe) or 'ranks' (traditional and Remastered naturals: A to K, red or black 3)."),
     out: Path | None = typer.Option(None, "--out", help="Where to write the reader's weights (default: models/wilds.pt, models/foot-wilds.pt or models/ranks.pt, by --reader)."),
     epochs: int = typer.Option(20, "--epochs", min=1, help="Number of epochs."),
@@ -270,9 +272,10 @@ def train_wilds(
     if reader not in READERS:
         raise UserError(f"unknown --reader {reader!r}: choose one of {', '.join(READERS)}")
     out = out if out is not None else READERS[reader].weights
-    missing = [b for b in builds if not (b / "frames").is_dir()]
+    missing = [b for b in builds if not (b / "frames").is_dir() and not any(b.glob("round-*-*.json"))]
     if missing:
-        raise UserError(f"{missing[0]} has no frames/ folder (make it with `handfoot dataset build`)")
+        raise UserError(f"{missing[0]} has neither a frames/ folder nor round photos (make one with `handfoot dataset "
+                        "build` or `handfoot dataset rounds`)")
     started = time.monotonic()
     try:
         data = wild_crops(builds, jittered, seed, _progress("cropping index corners"), reader=reader)

@@ -23,11 +23,11 @@ EXIT_NOTHING = 1
 
 
 def load_detector(model: Path | None, imgsz: int):
-    """The card detector, run at `imgsz` pixels in one pass and never enlarged: live frames must keep pace (looked up here so tests can swap it)."""
+    """The card detector, run at `imgsz` pixels in one pass, never enlarged nor read turned: live frames must keep pace (looked up here so tests can swap it)."""
     from vision.detector import InferenceConfig  # noqa: PLC0415
     from vision.detector import load_detector as _load  # noqa: PLC0415
 
-    return _load(model, InferenceConfig(max_side=imgsz, single_pass=imgsz, index_target=None))
+    return _load(model, InferenceConfig(max_side=imgsz, single_pass=imgsz, index_target=None, turned=False))
 
 
 def open_source_for(source: str, realtime: bool):

@@ -1,4 +1,6 @@
-"""Tiling, merging and the half-size second pass over a photo, with fake models instead of the real one."""
+"""Tiling, merging, the half-size second pass and the turned reading over a photo, with fake models instead of the real one."""
+
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -6,7 +8,7 @@ import pytest
 from scoring.classes import CLASS_NAMES
 from vision.detection import Detection
 from vision.detection import box_iou
-from vision.detector import Detector, InferenceConfig, nms_merge, tile_origins, zoom_for
+from vision.detector import Detector, InferenceConfig, fuse_readings, nms_merge, tile_origins, zoom_for
 
 
 def test_tiles_cover_the_whole_length_with_overlap():
@@ -28,6 +30,9 @@ def test_merge_keeps_the_surer_of_two_overlapping_boxes_of_one_class():
 
 def test_box_iou_of_disjoint_boxes_is_zero():
     assert box_iou((0, 0, 1, 1), (2, 2, 3, 3)) == 0.0
+
+
+ONE_READING = InferenceConfig(turned=False)  # the photo read as it is only
 
 
 class _Boxes:
@@ -75,7 +80,7 @@ def test_a_close_up_index_is_read_at_half_size_and_small_ones_at_full_size():
     big, small = (100, 100, 220, 260), (400, 400, 424, 430)
     model = _ScaleModel(big, small)
     photo = np.zeros((400, 600, 3), np.uint8)
-    found = Detector(model, InferenceConfig(coarse_scale=0.5, index_target=None)).detect(photo)
+    found = Detector(model, InferenceConfig(coarse_scale=0.5, index_target=None, turned=False)).detect(photo)
     assert model.sizes == [600, 300]
     by_class = {d.cls: d for d in found}
     assert set(by_class) == {"9", "K"}  # the unsure 8 gave way; the small K was not doubled
@@ -85,13 +90,14 @@ def test_a_close_up_index_is_read_at_half_size_and_small_ones_at_full_size():
 
 def test_without_the_coarse_pass_the_photo_is_read_once():
     model = _ScaleModel((100, 100, 220, 260), (400, 400, 424, 430))
-    found = Detector(model, InferenceConfig(coarse_scale=None, index_target=None)).detect(np.zeros((400, 600, 3), np.uint8))
+    found = Detector(model, InferenceConfig(coarse_scale=None, index_target=None, turned=False)).detect(np.zeros((400, 600, 3), np.uint8))
     assert model.sizes == [600]
     assert sorted(d.cls for d in found) == ["8", "K"]
 
 
 class _PhotoScaleModel:
-    """A fake model over 600 px wide photos: records each crop's width and answers `rows(f)`, f its scale."""
+    """A fake model over 600 px wide photos: records each crop's width and answers `read(crop)`: by
+    default `rows(f)`, f its scale."""
 
     names = {i: n for i, n in enumerate(CLASS_NAMES)}
 
@@ -102,8 +108,11 @@ class _PhotoScaleModel:
         out = []
         for crop in crops:
             self.sizes.append(crop.shape[1])
-            out.append(_Result(self.rows(crop.shape[1] / 600)))
+            out.append(_Result(self.read(crop)))
         return out
+
+    def read(self, crop):
+        return self.rows(crop.shape[1] / 600)
 
 
 class _SharpEyedModel(_PhotoScaleModel):
@@ -123,7 +132,7 @@ class _SharpEyedModel(_PhotoScaleModel):
 def test_a_photo_of_small_indices_is_read_again_enlarged_and_that_reading_counts():
     box = (300, 200, 320, 230)  # 30 px tall: under three quarters of the 48 px the detector aims for
     model = _SharpEyedModel(box)
-    found = Detector(model, InferenceConfig()).detect(np.zeros((400, 600, 3), np.uint8))
+    found = Detector(model, ONE_READING).detect(np.zeros((400, 600, 3), np.uint8))
     assert model.sizes == [600, 300, 960, 480]  # read (and at half size), then enlarged 48/30 = 1.6 times
     assert [d.cls for d in found] == ["9"]
     assert found[0].box == pytest.approx(box)  # in the photo's own pixels
@@ -132,7 +141,7 @@ def test_a_photo_of_small_indices_is_read_again_enlarged_and_that_reading_counts
 def test_an_enlarged_reading_twice_the_first_reads_no_half_size_pass_again():
     box = (300, 200, 315, 220)  # 20 px tall: 48/20 would be 2.4, capped at 2
     model = _SharpEyedModel(box)
-    found = Detector(model, InferenceConfig()).detect(np.zeros((400, 600, 3), np.uint8))
+    found = Detector(model, ONE_READING).detect(np.zeros((400, 600, 3), np.uint8))
     assert model.sizes == [600, 300, 1200]  # the 600 px reading stands in for the enlarged one's half-size pass
     assert [d.cls for d in found] == ["9"]
     assert found[0].box == pytest.approx(box)
@@ -154,7 +163,7 @@ def test_the_first_readings_boxes_still_give_the_enlarged_reading_its_large_indi
     small = [("7", (100 + 40 * i, 300, 112 + 40 * i, 320)) for i in range(3)]  # 20 px: read again twice as large
     big = ("K", (400, 50, 430, 100))  # 50 px: 100 px when enlarged, too tall for the model's full-size pass there
     model = _ShortSightedModel([*small, big])
-    found = Detector(model, InferenceConfig()).detect(np.zeros((400, 600, 3), np.uint8))
+    found = Detector(model, ONE_READING).detect(np.zeros((400, 600, 3), np.uint8))
     assert model.sizes == [600, 300, 1200]
     assert sorted(d.cls for d in found) == ["7", "7", "7", "K"]
     assert next(d for d in found if d.cls == "K").box == pytest.approx(big[1])
@@ -162,7 +171,7 @@ def test_the_first_readings_boxes_still_give_the_enlarged_reading_its_large_indi
 
 def test_a_photo_of_indices_near_the_aimed_height_is_read_once():
     model = _SharpEyedModel((300, 200, 330, 250))  # 50 px tall
-    found = Detector(model, InferenceConfig()).detect(np.zeros((400, 600, 3), np.uint8))
+    found = Detector(model, ONE_READING).detect(np.zeros((400, 600, 3), np.uint8))
     assert model.sizes == [600, 300]
     assert [d.cls for d in found] == ["9"]
 
@@ -170,13 +179,13 @@ def test_a_photo_of_indices_near_the_aimed_height_is_read_once():
 def test_a_photo_of_large_indices_is_read_again_shrunk_and_that_reading_counts():
     box = (200, 100, 260, 260)  # 160 px tall: too tall for the model even in the half-size pass (80 px)
     model = _SharpEyedModel(box, sharp=(36.0, 64.0))  # reads well only near the aimed height
-    found = Detector(model, InferenceConfig()).detect(np.zeros((400, 600, 3), np.uint8))
+    found = Detector(model, ONE_READING).detect(np.zeros((400, 600, 3), np.uint8))
     assert model.sizes == [600, 300, 180, 90]  # read (and at half size), then shrunk to 48/160
     assert [d.cls for d in found] == ["9"]
     assert found[0].box == pytest.approx(box, abs=1.5)  # in the photo's own pixels
     # with shrinking turned off the large index stays misread
     model = _SharpEyedModel(box, sharp=(36.0, 64.0))
-    found = Detector(model, InferenceConfig(shrink_above=None)).detect(np.zeros((400, 600, 3), np.uint8))
+    found = Detector(model, replace(ONE_READING, shrink_above=None)).detect(np.zeros((400, 600, 3), np.uint8))
     assert model.sizes == [600, 300] and [d.cls for d in found] == ["6"]
 
 
@@ -196,3 +205,43 @@ def test_the_enlargement_ignores_unsure_boxes_and_is_capped():
     assert zoom_for([Detection("7", 0.9, (0, 0, 20, 32))], config) == pytest.approx(1.5)
     assert zoom_for([Detection("7", 0.9, (0, 0, 8, 12))], InferenceConfig(index_target=None)) == 1.0
     assert zoom_for([], config) == 1.0
+
+
+def test_two_readings_keep_a_box_both_carry_and_drop_one_only_one_saw_unsurely():
+    upright = [Detection("9", 0.4, (10, 10, 30, 40)), Detection("K", 0.5, (100, 100, 120, 130)),
+               Detection("7", 0.9, (200, 200, 220, 230))]
+    turned = [Detection("9", 0.2, (12, 10, 32, 40)), Detection("Q", 0.5, (100, 100, 120, 130))]
+    fused = {d.cls: d for d in fuse_readings(upright, turned, conf=0.3, iou=0.5)}
+    assert set(fused) == {"9", "7"}  # K and Q each seen by one reading at 0.5: a mean of 0.25
+    assert fused["9"].conf == pytest.approx(0.3)
+    assert fused["9"].box == pytest.approx((10 + 2 / 3, 10, 30 + 2 / 3, 40))  # weighted by confidence
+    assert fused["7"].conf == pytest.approx(0.45)
+
+
+class _InkModel(_PhotoScaleModel):
+    """Boxes whatever is bright in each crop as a 9 (a bright dot beside the index above its middle) or a
+    6 (below it), so a photo turned half round reads otherwise, as a real model might."""
+
+    def read(self, crop):
+        ys, xs = np.nonzero(crop[:, :, 0] > 100)
+        dots = np.nonzero(crop[:, :, 1] > 100)[0]
+        if not len(xs):
+            return []
+        cls = "9" if dots.mean() < ys.mean() else "6"
+        return [[xs.min(), ys.min(), xs.max() + 1, ys.max() + 1, 0.9, CLASS_NAMES.index(cls)]]
+
+
+def test_a_photo_is_read_turned_half_round_too_and_its_boxes_come_back_in_place():
+    photo = np.zeros((400, 600, 3), np.uint8)
+    photo[100:150, 400:430, 0] = 255  # an index 50 px tall (read once: no enlarging)
+    photo[110:112, 432:434, 1] = 255  # its dot, near the top: a 9 as it is, a 6 turned
+    model = _InkModel()
+    found = Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False)).detect(photo)
+    assert model.sizes == [600, 600]  # as it is, then turned
+    assert sorted(d.cls for d in found) == ["6", "9"]  # each from one reading: 0.45
+    assert all(d.box == pytest.approx((400, 100, 430, 150)) for d in found)  # the turned one mapped back
+    photo[110:112, 432:434, 1] = 0
+    photo[124:126, 432:434, 1] = 255  # the dot at the middle: both readings say 6
+    model = _InkModel()
+    found = Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False)).detect(photo)
+    assert [(d.cls, round(d.conf, 3)) for d in found] == [("6", 0.9)]

@@ -4,6 +4,7 @@ look at its crop."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -242,7 +243,29 @@ def test_train_wilds_writes_a_reader_that_loads(remastered_frames, tmp_path, cap
     reader = load_wild_reader(out)
     assert reader.size == CROP
     assert main(["train-wilds", str(tmp_path), "--out", str(out)]) != 0
-    assert "no frames/ folder" in " ".join(capsys.readouterr().err.split())
+    assert "neither a frames/ folder nor round photos" in " ".join(capsys.readouterr().err.split())
+
+
+def test_round_photos_give_the_same_crops_as_frames_and_hold_out_whole_rounds(remastered_frames, tmp_path, capsys):
+    import shutil
+
+    from handfoot.cli import main
+    from vision.wild_training import wild_crops
+
+    frames = sorted((remastered_frames / "frames").glob("img-*.json"))
+    for k, frame in enumerate(frames, start=1):  # each frame as the table photo of its own round
+        for ext in (".json", ".jpg"):
+            shutil.copy(frame.with_suffix(ext), tmp_path / f"round-{k:03d}-side1-table{ext}")
+    from_frames = wild_crops([remastered_frames], jittered=0, reader="ranks")
+    from_rounds = wild_crops([tmp_path], jittered=0, reader="ranks")
+    assert sorted(from_rounds.labels.tolist()) == sorted(from_frames.labels.tolist())
+    last = json.loads(frames[-1].read_text())
+    in_last_round = sum(len(c["corners"]) for c in last["cards"] if c["cls"] in RANKS and not c["face_down"])
+    assert in_last_round > 0 and from_rounds.held_out.sum() == in_last_round  # round 10 is held out, whole
+    out = tmp_path / "ranks.pt"
+    assert main(["train-wilds", str(tmp_path), "--reader", "ranks", "--out", str(out), "--epochs", "1",
+                 "--jittered", "0"]) == 0
+    assert load_wild_reader(out, "ranks").classes == RANKS
 
 
 def test_train_wilds_for_bare_foot_writes_a_reader_of_its_four_classes(barefoot_frames, tmp_path, capsys):
