@@ -60,6 +60,10 @@ def train(
         typer.echo(f"copied to {export_weights(best, export)}")
 
 
+_TURNED_HELP = ("Read each photo turned half round as well and keep the boxes both readings carry, as `handfoot score` "
+                "does; --no-turned reads it once, as it is.")
+
+
 def evaluate(
     data: Path = typer.Option(None, "--data", help="data.yaml of a YOLO-format set (our names or rank+suit names)."),
     voc: Path = typer.Option(None, "--voc", help="Folder of Pascal VOC rank-labelled photos (whole-card boxes)."),
@@ -71,7 +75,7 @@ def evaluate(
     failures: Path = typer.Option(None, "--failures", help="With --data: write a sheet of crops of every missed, misread and extra box (at the product's confidence) to this .jpg/.png."),
     failures_max: int = typer.Option(96, "--failures-max", min=1, help="At most this many crops on the sheet (spread over the photos)."),
     readers: bool = typer.Option(True, "--readers/--no-readers", help="With --voc: name the boxes again with the standard family's second-look readers (models/ranks.pt, models/wilds.pt) before joining them, as `handfoot score` does; --no-readers counts the detector's own names."),
-    turned: bool = typer.Option(True, "--turned/--no-turned", help="Read each photo turned half round as well and keep the boxes both readings carry, as `handfoot score` does; --no-turned reads it once, as it is."),
+    turned: bool = typer.Option(True, "--turned/--no-turned", help=_TURNED_HELP),
 ) -> None:
     """Measure the detector on labelled photos, predicting exactly as `handfoot score` does."""
     if (data is None) == (voc is None):
@@ -165,7 +169,7 @@ def eval_rounds(
     cache: Path = typer.Option(None, "--cache", help="Keep each photo's detections in this folder and reuse them on the next run with the same weights and threshold (for trying joining rules; empty it after changing the detector's code)."),
     wilds: bool = typer.Option(True, "--wilds/--no-wilds", help="Name boxes again with the second-look readers (models/ranks.pt for standard ranks, models/wilds.pt for Remastered wilds, models/foot-wilds.pt for Bare Foot wilds and clothing), as `handfoot score` does; --no-wilds keeps the detector's names (Bare Foot wilds still by their ink)."),
     jokers: bool = typer.Option(True, "--jokers/--no-jokers", help="Group joker boxes into jokers with the joker grouper (models/jokers.pt), as `handfoot score` does; --no-jokers keeps the joining's jokers."),
-    turned: bool = typer.Option(True, "--turned/--no-turned", help="Read each photo turned half round as well and keep the boxes both readings carry, as `handfoot score` does; --no-turned reads it once, as it is."),
+    turned: bool = typer.Option(True, "--turned/--no-turned", help=_TURNED_HELP),
 ) -> None:
     """Score generated rounds from their photos and compare with their true cards."""
     from handfoot.round_eval import evaluate_rounds  # noqa: PLC0415
@@ -267,12 +271,12 @@ def train_wilds(
     import time  # noqa: PLC0415
 
     from vision.wild_reader import READERS, save_wild_reader  # noqa: PLC0415
-    from vision.wild_training import train_wild_net, wild_crops  # noqa: PLC0415
+    from vision.wild_training import example_files, train_wild_net, wild_crops  # noqa: PLC0415
 
     if reader not in READERS:
         raise UserError(f"unknown --reader {reader!r}: choose one of {', '.join(READERS)}")
     out = out if out is not None else READERS[reader].weights
-    missing = [b for b in builds if not (b / "frames").is_dir() and not any(b.glob("round-*-*.json"))]
+    missing = [b for b in builds if not example_files([b])]
     if missing:
         raise UserError(f"{missing[0]} has neither a frames/ folder nor round photos (make one with `handfoot dataset "
                         "build` or `handfoot dataset rounds`)")
