@@ -60,8 +60,8 @@ def train(
         typer.echo(f"copied to {export_weights(best, export)}")
 
 
-_TURNED_HELP = ("Read each photo turned half round as well and keep the boxes both readings carry, as `handfoot score` "
-                "does; --no-turned reads it once, as it is.")
+_TURNED_HELP = ("Read each photo turned half round and a quarter round as well and keep the boxes the readings carry, "
+                "as `handfoot score` does; --no-turned reads it once, as it is.")
 
 
 def evaluate(
@@ -82,22 +82,19 @@ def evaluate(
         raise UserError("give exactly one of --data PATH/data.yaml or --voc DIR")
     if failures is not None and (voc is not None or failures.suffix.lower() not in (".jpg", ".jpeg", ".png")):
         raise UserError("--failures needs --data and a .jpg or .png file name")
-    from dataclasses import replace  # noqa: PLC0415
-
     from vision.detector import InferenceConfig, load_detector  # noqa: PLC0415
     from vision.evalsets import load_voc_set, load_yolo_set  # noqa: PLC0415
     from vision.evaluate import count_report, detection_report, run_detector  # noqa: PLC0415
 
     try:
-        config = InferenceConfig(turned=turned)
-        if conf is not None:
-            config = replace(config, conf=conf)
+        product = InferenceConfig() if turned else InferenceConfig(turns=())
+        config = product if conf is None else product.keeping(conf)
         photo_set = load_yolo_set(data, split) if data is not None else load_voc_set(voc)
         if limit:
             photo_set.photos = photo_set.photos[:limit]
         if data is not None and conf is None:
             # mAP needs the low-confidence tail of the ranking as well.
-            config = replace(config, conf=0.01)
+            config = config.keeping(0.01)
         detector = load_detector(model, config)
         if voc is not None and readers:
             detector = _NamedAgain(detector)
@@ -107,7 +104,7 @@ def evaluate(
     if data is not None:
         report = detection_report(photo_set, timed)
         out = report.to_dict()
-        out["failures"] = _failures(photo_set, timed, InferenceConfig().conf if conf is None else conf,
+        out["failures"] = _failures(photo_set, timed, product.kept_conf if conf is None else conf,
                                     failures, failures_max)
     else:
         from vision.corners import join_corners  # noqa: PLC0415
@@ -140,7 +137,9 @@ def _detector(model: Path | None, conf: float | None, cache: Path | None, turned
 
     from handfoot.round_eval import DetectionCache  # noqa: PLC0415
 
-    config = InferenceConfig(turned=turned) if conf is None else InferenceConfig(conf=conf, turned=turned)
+    config = InferenceConfig() if turned else InferenceConfig(turns=())
+    if conf is not None:
+        config = config.keeping(conf)
 
     def factory():
         try:
@@ -167,7 +166,7 @@ def eval_rounds(
     oracle: bool = typer.Option(False, "--oracle", help="Use each photo's true corner labels instead of the model (measures card joining and layout alone)."),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
     cache: Path = typer.Option(None, "--cache", help="Keep each photo's detections in this folder and reuse them on the next run with the same weights and threshold (for trying joining rules; empty it after changing the detector's code)."),
-    wilds: bool = typer.Option(True, "--wilds/--no-wilds", help="Name boxes again with the second-look readers (models/ranks.pt for standard ranks, models/wilds.pt for Remastered wilds, models/foot-wilds.pt for Bare Foot wilds and clothing), as `handfoot score` does; --no-wilds keeps the detector's names (Bare Foot wilds still by their ink)."),
+    readers: bool = typer.Option(True, "--readers/--no-readers", "--wilds/--no-wilds", help="Name boxes again with the second-look readers (models/ranks.pt for standard ranks, models/wilds.pt for Remastered wilds, models/foot-wilds.pt for Bare Foot wilds and clothing), as `handfoot score` does; --no-readers (or its old name --no-wilds) keeps the detector's names (Bare Foot wilds still by their ink)."),
     jokers: bool = typer.Option(True, "--jokers/--no-jokers", help="Group joker boxes into jokers with the joker grouper (models/jokers.pt), as `handfoot score` does; --no-jokers keeps the joining's jokers."),
     turned: bool = typer.Option(True, "--turned/--no-turned", help=_TURNED_HELP),
 ) -> None:
@@ -181,7 +180,7 @@ def eval_rounds(
         files = files[:limit]
     factory, store = _detector(model, conf, None if oracle else cache, turned)
     report = evaluate_rounds(track(files, description="scoring rounds", transient=True,
-                                   console=Console(stderr=True)), factory, oracle, store, wilds, jokers)
+                                   console=Console(stderr=True)), factory, oracle, store, readers, jokers)
     out = report.to_dict()
     if as_json:
         typer.echo(json.dumps(out, indent=2))

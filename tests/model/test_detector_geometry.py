@@ -8,7 +8,7 @@ import pytest
 from scoring.classes import CLASS_NAMES
 from vision.detection import Detection
 from vision.detection import box_iou
-from vision.detector import Detector, InferenceConfig, fuse_readings, nms_merge, tile_origins, zoom_for
+from vision.detector import Detector, InferenceConfig, fuse_readings, nms_merge, tile_origins, turned, turned_back, zoom_for
 
 
 def test_tiles_cover_the_whole_length_with_overlap():
@@ -32,7 +32,7 @@ def test_box_iou_of_disjoint_boxes_is_zero():
     assert box_iou((0, 0, 1, 1), (2, 2, 3, 3)) == 0.0
 
 
-ONE_READING = InferenceConfig(turned=False)  # the photo read as it is only
+ONE_READING = InferenceConfig(turns=())  # the photo read as it is only
 
 
 class _Boxes:
@@ -80,7 +80,7 @@ def test_a_close_up_index_is_read_at_half_size_and_small_ones_at_full_size():
     big, small = (100, 100, 220, 260), (400, 400, 424, 430)
     model = _ScaleModel(big, small)
     photo = np.zeros((400, 600, 3), np.uint8)
-    found = Detector(model, InferenceConfig(coarse_scale=0.5, index_target=None, turned=False)).detect(photo)
+    found = Detector(model, InferenceConfig(coarse_scale=0.5, index_target=None, turns=())).detect(photo)
     assert model.sizes == [600, 300]
     by_class = {d.cls: d for d in found}
     assert set(by_class) == {"9", "K"}  # the unsure 8 gave way; the small K was not doubled
@@ -90,7 +90,7 @@ def test_a_close_up_index_is_read_at_half_size_and_small_ones_at_full_size():
 
 def test_without_the_coarse_pass_the_photo_is_read_once():
     model = _ScaleModel((100, 100, 220, 260), (400, 400, 424, 430))
-    found = Detector(model, InferenceConfig(coarse_scale=None, index_target=None, turned=False)).detect(np.zeros((400, 600, 3), np.uint8))
+    found = Detector(model, InferenceConfig(coarse_scale=None, index_target=None, turns=())).detect(np.zeros((400, 600, 3), np.uint8))
     assert model.sizes == [600]
     assert sorted(d.cls for d in found) == ["8", "K"]
 
@@ -210,12 +210,31 @@ def test_the_enlargement_ignores_unsure_boxes_and_is_capped():
 def test_two_readings_keep_a_box_both_carry_and_drop_one_only_one_saw_unsurely():
     upright = [Detection("9", 0.4, (10, 10, 30, 40)), Detection("K", 0.5, (100, 100, 120, 130)),
                Detection("7", 0.9, (200, 200, 220, 230))]
-    turned = [Detection("9", 0.2, (12, 10, 32, 40)), Detection("Q", 0.5, (100, 100, 120, 130))]
-    fused = {d.cls: d for d in fuse_readings(upright, turned, conf=0.3, iou=0.5)}
+    upside_down = [Detection("9", 0.2, (12, 10, 32, 40)), Detection("Q", 0.5, (100, 100, 120, 130))]
+    fused = {d.cls: d for d in fuse_readings([upright, upside_down], conf=0.3, iou=0.5)}
     assert set(fused) == {"9", "7"}  # K and Q each seen by one reading at 0.5: a mean of 0.25
     assert fused["9"].conf == pytest.approx(0.3)
     assert fused["9"].box == pytest.approx((10 + 2 / 3, 10, 30 + 2 / 3, 40))  # weighted by confidence
     assert fused["7"].conf == pytest.approx(0.45)
+
+
+def test_three_readings_keep_what_their_mean_carries_and_each_box_joins_one_group_per_reading():
+    first = [Detection("9", 0.6, (10, 10, 30, 40)), Detection("K", 0.8, (100, 100, 120, 130))]
+    second = [Detection("9", 0.3, (10, 10, 30, 40)), Detection("9", 0.3, (11, 10, 31, 40))]  # a doubled box
+    third = [Detection("9", 0.3, (10, 12, 30, 42)), Detection("K", 0.4, (101, 100, 121, 130))]
+    fused = fuse_readings([first, second, third], conf=0.3, iou=0.5)
+    assert sorted((d.cls, round(d.conf, 3)) for d in fused) == [("9", 0.4), ("K", 0.4)]  # the double: 0.1 alone
+    assert fuse_readings([first, [], []], conf=0.3, iou=0.5) == []  # 0.8 from one reading of three
+
+
+@pytest.mark.parametrize("degrees", [90, 180, 270])
+def test_a_box_found_on_a_turned_photo_comes_back_to_its_place(degrees):
+    photo = np.zeros((40, 60, 3), np.uint8)
+    photo[5:15, 20:28] = 255  # the box (20, 5, 28, 15)
+    seen = turned(photo, degrees)
+    ys, xs = np.nonzero(seen[:, :, 0])
+    found = Detection("7", 0.9, (xs.min(), ys.min(), xs.max() + 1, ys.max() + 1))
+    assert turned_back(found, degrees, width=60, height=40).box == (20, 5, 28, 15)
 
 
 class _InkModel(_PhotoScaleModel):
@@ -236,12 +255,41 @@ def test_a_photo_is_read_turned_half_round_too_and_its_boxes_come_back_in_place(
     photo[100:150, 400:430, 0] = 255  # an index 50 px tall (read once: no enlarging)
     photo[110:112, 432:434, 1] = 255  # its dot, near the top: a 9 as it is, a 6 turned
     model = _InkModel()
-    found = Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False)).detect(photo)
+    found = Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False, turns=(180,))).detect(photo)
     assert model.sizes == [600, 600]  # as it is, then turned
     assert sorted(d.cls for d in found) == ["6", "9"]  # each from one reading: 0.45
     assert all(d.box == pytest.approx((400, 100, 430, 150)) for d in found)  # the turned one mapped back
     photo[110:112, 432:434, 1] = 0
     photo[124:126, 432:434, 1] = 255  # the dot at the middle: both readings say 6
     model = _InkModel()
-    found = Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False)).detect(photo)
+    found = Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False, turns=(180,))).detect(photo)
     assert [(d.cls, round(d.conf, 3)) for d in found] == [("6", 0.9)]
+    model = _InkModel()  # by default a quarter turn is read too, and its box comes back in place
+    found = Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False)).detect(photo)
+    assert model.sizes == [600, 600, 400]
+    assert found and all(d.box == pytest.approx((400, 100, 430, 150)) for d in found)
+
+
+class _CentreModel:
+    """Sees one unsure 7 at the centre of whatever it is shown, however the photo is turned."""
+
+    names = {i: n for i, n in enumerate(CLASS_NAMES)}
+
+    def predict(self, crops, imgsz, conf, **_):
+        rows = []
+        for crop in crops:
+            h, w = crop.shape[:2]
+            box = [w / 2 - 10, h / 2 - 10, w / 2 + 10, h / 2 + 10, 0.28, CLASS_NAMES.index("7")]
+            rows.append(_Result([box] if box[4] >= conf else []))
+        return rows
+
+
+def test_a_box_every_reading_finds_unsurely_is_kept_unless_a_threshold_is_asked_for():
+    photo = np.zeros((400, 600, 3), np.uint8)
+    product = InferenceConfig(coarse_scale=None, ink_threes=False, index_target=None)
+    found = Detector(_CentreModel(), product).detect(photo)
+    assert [d.cls for d in found] == ["7"] and found[0].conf == pytest.approx(0.28)  # three readings of 0.28
+    assert found[0].box == pytest.approx((290, 190, 310, 210))
+    assert Detector(_CentreModel(), replace(product, turns=())).detect(photo) == []  # one reading: under 0.3
+    assert Detector(_CentreModel(), product.keeping(0.3)).detect(photo) == []  # --conf 0.3 holds for the fused box
+    assert product.kept_conf == 0.25 and product.keeping(0.01).kept_conf == 0.01

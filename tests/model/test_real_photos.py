@@ -18,16 +18,17 @@ from handfoot.cli import main
 pytestmark = [pytest.mark.slow, pytest.mark.realphotos]
 
 # Measured figures of the shipped model (models/README.md) minus a margin:
-# mAP50 table-webcam 0.873 and closeup-phone 0.686; edje-rank exact-photo
-# rate 0.912, card recall 0.994, each photo read as it is and turned half
-# round (leg 24, 2026-11-28, twenty-fourth session; read once 0.848, 0.658
-# and 0.882 with the rank reader, 0.876 without it; leg 22
+# mAP50 table-webcam 0.876 and closeup-phone 0.712; edje-rank exact-photo
+# rate 0.906, card recall 0.994, each photo read as it is, turned half round
+# and turned a quarter round (leg 24, 2026-11-28, twenty-fifth session; two
+# readings, as it is and half round, 0.873, 0.686 and 0.912; read once 0.848,
+# 0.658 and 0.882 with the rank reader, 0.876 without it; leg 22
 # gave 0.848, 0.662 and 0.890, leg 20 0.844, 0.677 and 0.873, leg 17 0.855,
 # 0.646 and 0.882, leg 8 0.835, 0.653 and 0.868). (Below the targets: the
 # model is under-trained.)
 FLOORS = {
     "table-webcam": 0.84,
-    "closeup-phone": 0.65,
+    "closeup-phone": 0.68,
 }
 EDJE_EXACT_FLOOR = 0.88
 EDJE_RECALL_FLOOR = 0.9

@@ -122,7 +122,7 @@ def test_bare_foot_boxes_are_named_by_the_foot_reader_then_their_wilds_by_ink(mo
     fifty = WildReader(_Says(FOOT_SPECIALS.index("WILD50"), 4), classes=FOOT_SPECIALS)
     _readers(monkeypatch, foot_wilds=fifty)
     assert sorted(d.cls for d in name_wilds(foot, [Detection("SHOE", 0.7, LEFT)], "barefoot")) == ["WILD20"]
-    # without the readers (--no-wilds) a shoe stays a shoe
+    # without the readers (eval-rounds --no-readers) a shoe stays a shoe
     assert [d.cls for d in name_wilds(foot, [Detection("SHOE", 0.7, LEFT)], "barefoot", wilds=False)] == ["SHOE"]
 
 
