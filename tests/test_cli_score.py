@@ -422,3 +422,23 @@ def test_a_jokers_word_is_kept_with_its_card_and_survives_rescore(tmp_path, fake
     assert sorted(len(c.get("marks", [])) for c in jokers) == [0, 1]
     status, out, _ = run(capsys, "rescore", out_dir / "result.json", "--json")
     assert status == 0 and json.loads(out)["sides"][0]["total"] == expected
+
+
+@pytest.mark.parametrize("command", ["score", "audit"])
+def test_quick_reads_each_photo_once_and_the_default_reads_it_turned_too(tmp_path, monkeypatch, capsys, command):
+    seen = []
+
+    def load(weights=None, config=None):
+        seen.append(config or detector_module.InferenceConfig())
+        return FakeDetector({1001: TABLE_DETS})
+
+    monkeypatch.setattr(detector_module, "load_detector", load)
+    Image.fromarray(np.full((700, 1001, 3), 90, np.uint8)).save(tmp_path / "t.png")
+    (tmp_path / "r.toml").write_text(
+        f'rules = "{RULES}"\nround = 1\n[[sides]]\nname = "Ann"\ntable_photos = ["t.png"]\n')
+    extra = ["--claimed", "Ann=0"] if command == "audit" else []
+    for flags in ([], ["--quick"]):
+        status, out, err = run(capsys, command, tmp_path / "r.toml", "--json", *extra, *flags)
+        assert status in (0, 3), err
+    assert [c.turns for c in seen] == [detector_module.InferenceConfig().turns, ()]
+    assert seen[0].turns  # the default reads each photo turned as well

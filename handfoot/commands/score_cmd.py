@@ -58,14 +58,20 @@ def vision_errors() -> Iterator[None]:
         raise UserError(str(exc)) from exc
 
 
-def detector_factory(model: Path | None) -> Callable[[], DetectFn]:
-    """A function that loads the detector when first needed (never for typed-only rounds)."""
+QUICK_HELP = ("Read each photo once, as it is, not turned half and a quarter round as well: a third to two fifths "
+              "of the time, and fewer totals come out exact (models/README.md, \"Three readings\").")
+
+
+def detector_factory(model: Path | None, quick: bool = False) -> Callable[[], DetectFn]:
+    """A function that loads the detector when first needed (never for typed-only rounds); `quick`
+    reads each photo once."""
 
     def make() -> DetectFn:
         from vision import detector  # noqa: PLC0415  (ultralytics only when photos are given)
 
+        config = detector.InferenceConfig(turns=()) if quick else None
         try:
-            return detector.load_detector(model).detect
+            return detector.load_detector(model, config).detect
         except ModelError as exc:
             raise UserError(str(exc)) from exc
 
@@ -73,7 +79,7 @@ def detector_factory(model: Path | None) -> Callable[[], DetectFn]:
 
 
 def _progress_reader(
-    sides: list[SideInput], model: Path | None, quiet: bool, family: str
+    sides: list[SideInput], model: Path | None, quiet: bool, family: str, quick: bool = False
 ) -> list:
     """Read every side's photos of a deck `family` with a progress bar on stderr."""
     total = sum(len(s.table_photos) + len(s.leftover_photos) for s in sides)
@@ -97,7 +103,7 @@ def _progress_reader(
             done["n"] += 1
             bar.update(task, description=f"detecting cards: {path.name}")
 
-        photos = read_side_photos(sides, detector_factory(model), step, family)
+        photos = read_side_photos(sides, detector_factory(model, quick), step, family)
         bar.advance(task)
     return photos
 
@@ -229,6 +235,7 @@ def score_inputs(
     model: Path | None,
     fixes: list[str],
     quiet: bool = False,
+    quick: bool = False,
 ) -> PhotoRound:
     """Everything `score` does before printing: read inputs, detect, lay out, score."""
     parsed = [parse_fix(f) for f in fixes]
@@ -253,7 +260,7 @@ def score_inputs(
             name=name, went_out=went_out, perfect_deal=perfect_deal,
             table_photos=[input_path], leftover_photos=list(leftover), one_player=True,
         )]
-    photos = _progress_reader(sides, model, quiet, rules_obj.family)
+    photos = _progress_reader(sides, model, quiet, rules_obj.family, quick)
     return score_photo_round(rules_obj, rules_ref, round_value, sides, photos, parsed)
 
 
@@ -408,6 +415,7 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print the result as JSON, with every card found."),
         out: Path | None = typer.Option(None, "--out", help="Folder for annotated photos and result.json."),
         model: Path | None = typer.Option(None, "--model", help="Detector weights (default models/cards.pt)."),
+        quick: bool = typer.Option(False, "--quick", help=QUICK_HELP),
         fix: list[str] = typer.Option(
             [], "--fix",
             help='Correct a card without re-photographing (repeatable): "8->9" changes the least sure 8, '
@@ -420,7 +428,8 @@ def register(app: typer.Typer) -> None:
         Exit status: 0, 3 when an error finding was raised, 2 for unusable input.
         """
         pr = score_inputs(input_path, leftover=leftover, rules=rules, round_no=round_no, went_out=went_out,
-                          perfect_deal=perfect_deal, name=name, model=model, fixes=fix, quiet=as_json)
+                          perfect_deal=perfect_deal, name=name, model=model, fixes=fix, quiet=as_json,
+                          quick=quick)
         return _exit(emit(pr, as_json, out))
 
     @app.command("audit")
@@ -429,6 +438,7 @@ def register(app: typer.Typer) -> None:
         claimed: str = typer.Option(..., "--claimed", help='The totals the players wrote down: "Ann=1450,Bob=675".'),
         least: int = typer.Option(8, "--least", min=0, help="How many least-sure cards to list."),
         model: Path | None = typer.Option(None, "--model", help="Detector weights (default models/cards.pt)."),
+        quick: bool = typer.Option(False, "--quick", help=QUICK_HELP),
         as_json: bool = typer.Option(False, "--json", help="Print the audit as JSON."),
     ) -> int:
         """Check claimed totals: recompute, explain each difference, list cards to check.
@@ -439,7 +449,7 @@ def register(app: typer.Typer) -> None:
             raise UserError(f"audit takes a round file (.toml or .json), not {round_file}")
         spec, rules_ref, sides = _sides_from_round_file(round_file)
         claims = parse_claims(claimed, [s.name for s in sides])
-        photos = _progress_reader(sides, model, as_json, spec.rules.family)
+        photos = _progress_reader(sides, model, as_json, spec.rules.family, quick)
         pr = score_photo_round(spec.rules, rules_ref, spec.round, sides, photos)
         audit = audit_round(pr, claims, least)
         if as_json:
