@@ -235,7 +235,7 @@ class WatchSession:
     def process(self, frame: Frame) -> StableView:
         """Detect on one frame, update the tracker, rescore when the confirmed set changed."""
         image = fit_frame(frame.image, self.config.imgsz)
-        detections = name_wilds(image, self.detect(image), self.config.rules.family)
+        detections = name_wilds(image, self.detect(image), self.config.rules.family, hands=self.mode == LEFTOVER)
         view = self.tracker.update(detections, frame.time)
         self.image, self.frame, self.view = image, frame, view
         h, w = image.shape[:2]

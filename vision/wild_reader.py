@@ -14,7 +14,9 @@ a blue 20, a red 50, a sock or a shoe), whose clothing cards print their
 value in the wilds' place and colours (a blue sock "50" was read as a red
 wild's 50); and the rank reader (`models/ranks.pt`: A to K and the two 3s)
 for the standard family's naturals, which renames a box only where it is
-sure (`min_odds`) and never changes a 3's colour (the ink names that).
+sure (`min_odds`) and never changes a 3's colour as it reads (the ink names
+that); only in a photo of hands is it asked for a 3's colour
+(`handfoot.photo_round.colour_hand_threes`).
 """
 
 from __future__ import annotations
@@ -36,6 +38,10 @@ MODELS = Path(__file__).resolve().parent.parent / "models"
 # (leg 24's boxes) a 10-epoch trial reader renamed 433 boxes at 0.8, 3 of them wrongly, and 673 at
 # 0.5, 66 wrongly; the shipped one's exact sides there were flat from 0.6 to 0.9 (models/README.md).
 RANK_MIN_ODDS = 0.8
+# In a photo of hands, a 3 is given the colour the rank reader reads where that is its likeliest class at
+# these odds or more (`handfoot.photo_round.colour_hand_threes`). Development rounds, three readings:
+# `dev11` 343 -> 346 exact sides of 494, `dev12` 379 -> 384 of 510 (0.6: 345 and 384; 0.8: 343 and 383).
+HAND_THREE_ODDS = 0.5
 
 
 @dataclass(frozen=True)
@@ -111,8 +117,9 @@ class WildReader:
     min_odds: float = 0.0  # rename only where the network gives its class at least these odds
     keep_within: tuple[str, ...] = ()  # never rename a box of one of these to another of them
 
-    def names(self, image: np.ndarray, dets: list[Detection]) -> list[str | None]:
-        """For each detection, the class the network reads in its crop (None: not sure enough)."""
+    def names(self, image: np.ndarray, dets: list[Detection], min_odds: float | None = None) -> list[str | None]:
+        """For each detection, the class the network reads in its crop (None: under `min_odds`, by default the
+        reader's own)."""
         import torch  # noqa: PLC0415
 
         if not dets:
@@ -120,7 +127,8 @@ class WildReader:
         crops = np.stack([crop_index(image, d.box, self.size, self.margin) for d in dets])
         with torch.no_grad():
             odds, best = torch.softmax(self.net(as_batch(crops)), dim=1).max(dim=1)
-        return [self.classes[k] if p >= self.min_odds else None for p, k in zip(odds.tolist(), best.tolist())]
+        floor = self.min_odds if min_odds is None else min_odds
+        return [self.classes[k] if p >= floor else None for p, k in zip(odds.tolist(), best.tolist())]
 
     def read(self, image: np.ndarray, dets: list[Detection], iou: float = MERGE_IOU) -> list[Detection]:
         """`dets` with every box of the reader's classes named as the network reads it (where sure

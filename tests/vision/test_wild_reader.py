@@ -147,6 +147,38 @@ def test_a_box_the_rank_reader_makes_a_three_is_coloured_by_its_ink(monkeypatch)
     assert name_wilds(photo, dets, "barefoot") == dets  # Bare Foot numbers are not its to read
 
 
+def test_in_a_photo_of_hands_a_threes_colour_is_the_rank_readers_unless_the_ink_is_clear(monkeypatch):
+    grey = two_cards((25, 25, 25), (25, 25, 25), draw_three)[:, :, :1].repeat(3, axis=2)  # the ink says nothing
+    red = [Detection("3R", 0.8, LEFT)]
+    _readers(monkeypatch, ranks=_rank_reader("3B"))  # odds of about 0.92
+    assert name_wilds(grey, red, "standard") == red  # on the table a 3 keeps its colour
+    assert [d.cls for d in name_wilds(grey, red, "standard", hands=True)] == ["3B"]  # in a hand the reader's stands
+    assert name_wilds(grey, red, "standard", wilds=False, hands=True) == red  # --no-readers
+    _readers(monkeypatch, ranks=_rank_reader("3B", sure=2.0))  # odds of about 0.36: under HAND_THREE_ODDS
+    assert name_wilds(grey, red, "standard", hands=True) == red
+    # clear ink has the last word: a 3 printed red stays red whatever the reader reads
+    _readers(monkeypatch, ranks=_rank_reader("3B"))
+    inked = two_cards((25, 25, 25), (30, 30, 200), draw_three)  # left printed black, right red
+    assert [d.cls for d in name_wilds(inked, [Detection("3R", 0.8, RIGHT)], "standard", hands=True)] == ["3R"]
+    # a twin box of the new colour merges with the recoloured one
+    twins = [Detection("3R", 0.8, LEFT), Detection("3B", 0.5, LEFT)]
+    assert [(d.cls, d.conf) for d in name_wilds(grey, twins, "standard", hands=True)] == [("3B", 0.8)]
+
+
+def test_a_leftover_photo_is_named_as_hands_and_a_table_photo_is_not(monkeypatch, tmp_path):
+    import cv2
+
+    import handfoot.photo_round as photo_round
+
+    path = tmp_path / "photo.jpg"
+    cv2.imwrite(str(path), _photo())
+    asked = []
+    monkeypatch.setattr(photo_round, "name_wilds", lambda image, dets, family, wilds, hands: asked.append(hands) or dets)
+    for role in (photo_round.LEFTOVER, photo_round.TABLE):
+        photo_round.read_photo(path, role, "Ann", lambda image: [], jokers=False)
+    assert asked == [True, False]
+
+
 def test_weights_round_trip_and_bad_files_are_named(tmp_path):
     net = wild_net()
     path = save_wild_reader(net, tmp_path / "w" / "wilds.pt", {"note": "test"})
