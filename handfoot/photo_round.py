@@ -35,12 +35,12 @@ from scoring.melds import kind_of
 from scoring.model import ERROR, WARNING, Finding, RoundResult, SideResult, SideRound
 from scoring.rules import Rules
 from vision.corners import HAND_PHOTO, join_corners
-from vision.detection import Card, Detection, renamed
+from vision.detection import Card, Detection
 from vision.imageio import check_image, load_image
 from vision.ink import THREES, recolour_foot_wilds, recolour_threes
 from vision.joker_groups import shipped_joker_grouper
 from vision.layout import LeftoverLayout, TableLayout, layout_leftover, layout_table
-from vision.wild_reader import HAND_THREE_ODDS, MERGE_IOU, shipped_reader
+from vision.wild_reader import HAND_THREE_ODDS, shipped_reader
 
 DetectFn = Callable[[np.ndarray], list[Detection]]
 
@@ -152,43 +152,28 @@ def name_by_ink(image: np.ndarray, detections: list[Detection], family: str) -> 
     return recolour_foot_wilds(image, detections) if family == "barefoot" else detections
 
 
-def colour_hand_threes(image: np.ndarray, detections: list[Detection]) -> list[Detection]:
-    """A photo of hands' 3s given the colour the rank reader (models/ranks.pt) reads in them, where a 3 of
-    the other colour is its likeliest class (HAND_THREE_ODDS or more); as they are without the reader.
-
-    Only in hands: a 3 laid on the table is a red 3 all but always, and there the reader's word turned
-    red 3s black on development rounds. In a hand a black 3 read as red costs its side hundreds of points.
-    """
-    reader = shipped_reader("ranks")
-    threes = [d for d in detections if d.cls in THREES]
-    if reader is None or not threes or image is None or image.ndim != 3:
-        return detections
-    named = {id(d): cls for d, cls in zip(threes, reader.names(image, threes, HAND_THREE_ODDS))
-             if cls in THREES and cls != d.cls}
-    return renamed(detections, lambda d: named.get(id(d)), MERGE_IOU) if named else detections
-
-
 def name_wilds(image: np.ndarray, detections: list[Detection], family: str, wilds: bool = True,
                hands: bool = False) -> list[Detection]:
     """Every box the second-look readers (`vision/wild_reader.py`) read better named by them, where
     `wilds` is set and the reader is present; otherwise as detected (Bare Foot wilds still by their ink).
 
-    Standard family: a natural's rank by the rank reader (models/ranks.pt) where it is sure, in a photo of
-    `hands` a 3's colour too (`colour_hand_threes`), a 3 it made or recoloured then coloured by its ink where
-    the ink is clear, and a (Remastered) wild by the wild reader (models/wilds.pt).
+    Standard family: a natural's rank by the rank reader (models/ranks.pt) where it is sure; in a photo of
+    `hands` a 3's colour too, where a 3 of the other colour is its likeliest class at HAND_THREE_ODDS or more
+    (on the table a laid 3 is a red 3 all but always, and there the reader turned red 3s black on
+    development rounds; in a hand a black 3 read as red costs its side hundreds of points); a 3 it made or
+    recoloured then coloured by its ink where the ink is clear; and a (Remastered) wild by the wild reader
+    (models/wilds.pt).
     Bare Foot: a wild or clothing card by the Bare Foot reader (models/foot-wilds.pt: wild 20 or 50,
     sock or shoe), then a wild by its ink where the ink is clear (blue 20, red 50).
     """
 
-    def read(kind: str, dets: list[Detection]) -> list[Detection]:
+    def read(kind: str, dets: list[Detection], within_odds: float | None = None) -> list[Detection]:
         reader = shipped_reader(kind) if wilds else None
-        return reader.read(image, dets) if reader is not None else dets
+        return reader.read(image, dets, within_odds=within_odds) if reader is not None else dets
 
     if family == "barefoot":
         return name_by_ink(image, read("foot-wilds", detections), family)
-    ranked = read("ranks", detections)
-    if hands and wilds:
-        ranked = colour_hand_threes(image, ranked)
+    ranked = read("ranks", detections, HAND_THREE_ODDS if hands else None)
     made_threes = {(d.cls, d.box) for d in ranked if d.cls in THREES} - {(d.cls, d.box) for d in detections}
     if made_threes:
         ranked = recolour_threes(image, ranked)

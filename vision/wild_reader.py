@@ -14,9 +14,8 @@ a blue 20, a red 50, a sock or a shoe), whose clothing cards print their
 value in the wilds' place and colours (a blue sock "50" was read as a red
 wild's 50); and the rank reader (`models/ranks.pt`: A to K and the two 3s)
 for the standard family's naturals, which renames a box only where it is
-sure (`min_odds`) and never changes a 3's colour as it reads (the ink names
-that); only in a photo of hands is it asked for a 3's colour
-(`handfoot.photo_round.colour_hand_threes`).
+sure (`min_odds`) and changes a 3's colour only where asked to, in a photo
+of hands (`within_odds`; elsewhere the ink names that).
 """
 
 from __future__ import annotations
@@ -39,7 +38,8 @@ MODELS = Path(__file__).resolve().parent.parent / "models"
 # 0.5, 66 wrongly; the shipped one's exact sides there were flat from 0.6 to 0.9 (models/README.md).
 RANK_MIN_ODDS = 0.8
 # In a photo of hands, a 3 is given the colour the rank reader reads where that is its likeliest class at
-# these odds or more (`handfoot.photo_round.colour_hand_threes`). Development rounds, three readings:
+# these odds or more (`WildReader.read`'s `within_odds`, from `handfoot.photo_round.name_wilds`). Development
+# rounds, three readings:
 # `dev11` 343 -> 346 exact sides of 494, `dev12` 379 -> 384 of 510 (0.6: 345 and 384; 0.8: 343 and 383).
 HAND_THREE_ODDS = 0.5
 
@@ -117,9 +117,8 @@ class WildReader:
     min_odds: float = 0.0  # rename only where the network gives its class at least these odds
     keep_within: tuple[str, ...] = ()  # never rename a box of one of these to another of them
 
-    def names(self, image: np.ndarray, dets: list[Detection], min_odds: float | None = None) -> list[str | None]:
-        """For each detection, the class the network reads in its crop (None: under `min_odds`, by default the
-        reader's own)."""
+    def likeliest(self, image: np.ndarray, dets: list[Detection]) -> list[tuple[str, float]]:
+        """For each detection, the class the network finds likeliest in its crop, and its odds."""
         import torch  # noqa: PLC0415
 
         if not dets:
@@ -127,17 +126,29 @@ class WildReader:
         crops = np.stack([crop_index(image, d.box, self.size, self.margin) for d in dets])
         with torch.no_grad():
             odds, best = torch.softmax(self.net(as_batch(crops)), dim=1).max(dim=1)
-        floor = self.min_odds if min_odds is None else min_odds
-        return [self.classes[k] if p >= floor else None for p, k in zip(odds.tolist(), best.tolist())]
+        return [(self.classes[k], p) for p, k in zip(odds.tolist(), best.tolist())]
 
-    def read(self, image: np.ndarray, dets: list[Detection], iou: float = MERGE_IOU) -> list[Detection]:
+    def names(self, image: np.ndarray, dets: list[Detection]) -> list[str | None]:
+        """For each detection, the class the network reads in its crop (None: not sure enough)."""
+        return [cls if p >= self.min_odds else None for cls, p in self.likeliest(image, dets)]
+
+    def read(self, image: np.ndarray, dets: list[Detection], iou: float = MERGE_IOU,
+             within_odds: float | None = None) -> list[Detection]:
         """`dets` with every box of the reader's classes named as the network reads it (where sure
-        enough); a box renamed onto another box of its new name merges with it (class-aware NMS at `iou`)."""
+        enough); a box renamed onto another box of its new name merges with it (class-aware NMS at `iou`).
+        A box of `keep_within` is renamed to another of them only where `within_odds` is given and the
+        network gives that class at least those odds (the rank reader: a 3's colour, in a photo of hands)."""
         mine = [d for d in dets if d.cls in self.classes]
         if not mine or image is None or image.ndim != 3:
             return list(dets)
-        named = {id(d): cls for d, cls in zip(mine, self.names(image, mine))
-                 if cls is not None and not (cls in self.keep_within and d.cls in self.keep_within)}
+
+        def floor(det: Detection, cls: str) -> float | None:
+            if cls in self.keep_within and det.cls in self.keep_within:
+                return within_odds
+            return self.min_odds
+
+        named = {id(d): cls for d, (cls, p) in zip(mine, self.likeliest(image, mine))
+                 if floor(d, cls) is not None and p >= floor(d, cls)}
         return renamed(dets, lambda d: named.get(id(d)), iou)
 
 
