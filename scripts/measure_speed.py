@@ -7,7 +7,8 @@ Each photo is scaled to 640 px on its long side, and to exactly 4000 x 3000
 `--one-reading` never reads a photo again enlarged nor turned (as `handfoot
 watch` reads its frames); `--no-turned` reads it as `score` does but never
 turned (half or quarter round); by default photos are read as `handfoot score` reads them.
-Prints JSON: {"640": {"photos", "median_ms", "shape"}, "12mp": {...}}.
+The network runs through OpenVINO where it is installed (`vision/fast_backend.py`; HANDFOOT_BACKEND=torch
+for PyTorch). Prints JSON: {"backend", "640": {"photos", "median_ms", "shape"}, "12mp": {...}}.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def main() -> None:
         config = InferenceConfig(turns=()) if args.no_turned else InferenceConfig()
     detector = load_detector(args.model, config)
     files = sorted(p for p in args.photos.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))[: args.count]
-    out = {}
+    out = {"backend": detector.backend}
     for label in ("640", "12mp"):
         times, shape = [], None
         for k, path in enumerate(files):

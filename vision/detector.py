@@ -30,6 +30,7 @@ to `READING_CONF`, so a box no reading is sure of can still add up. Last, a
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -182,9 +183,10 @@ def _stride_ceil(value: int, stride: int = 32) -> int:
 class Detector:
     """Wraps an ultralytics YOLO model trained on our 23 classes."""
 
-    def __init__(self, model, config: InferenceConfig | None = None) -> None:
+    def __init__(self, model, config: InferenceConfig | None = None, backend: str = "pytorch") -> None:
         self.model = model
         self.config = config or InferenceConfig()
+        self.backend = backend  # what runs the network: "pytorch" or "openvino" (vision/fast_backend.py)
         names = model.names
         self.names = [names[i] for i in range(len(names))] if isinstance(names, dict) else list(names)
 
@@ -260,23 +262,40 @@ class Detector:
 
 
 def load_detector(weights: Path | None = None, config: InferenceConfig | None = None) -> Detector:
-    """Load our YOLO weights by path (default models/cards.pt); never downloads."""
+    """Load our YOLO weights by path (default models/cards.pt); never downloads.
+
+    A `.pt` file is read through its OpenVINO copy where that backend is installed (made the first time:
+    `vision/fast_backend.py`), else through PyTorch; an OpenVINO folder (`*_openvino_model/`) is read as it
+    is. The detector's `backend` says which."""
+    from vision.fast_backend import OPENVINO, PYTORCH, is_openvino_folder, openvino_copy  # noqa: PLC0415
+
     path = Path(weights) if weights is not None else DEFAULT_WEIGHTS
-    if not path.is_file():
+    if not (path.is_file() or is_openvino_folder(path)):
         raise ModelError(f"model weights not found: {path} (train one with `handfoot train`, or pass --model PATH)")
     from vision.offline import prepare, use_all_cores  # noqa: PLC0415
 
     prepare()
+    use_all_cores()
+    fast = openvino_copy(path)  # None: read through PyTorch
+    if fast is not None and fast != path:
+        try:
+            return Detector(_handfoot_model(fast, path), config, OPENVINO)
+        except ModelError as exc:
+            print(f"handfoot: reading {path} with PyTorch (its OpenVINO copy would not load; delete {fast} to make it "
+                  f"again): {exc}", file=sys.stderr)
+    return Detector(_handfoot_model(path, path), config, OPENVINO if fast == path else PYTORCH)
+
+
+def _handfoot_model(source: Path, path: Path):
+    """The ultralytics model read from `source` (weights `path` or their OpenVINO copy), checked to be ours."""
     from ultralytics import YOLO  # noqa: PLC0415
 
-    use_all_cores()
-
     try:
-        model = YOLO(str(path), task="detect")
+        model = YOLO(str(source), task="detect")
+        names = model.names  # an exported model is read here
     except Exception as exc:  # a corrupt or foreign file
         raise ModelError(f"cannot load model weights {path}: {exc}") from exc
-    names = model.names
     got = [names[i] for i in range(len(names))] if isinstance(names, dict) else list(names)
     if got != list(CLASS_NAMES):
         raise ModelError(f"{path} is not a handfoot card model (its classes are {got[:5]}...)")
-    return Detector(model, config)
+    return model

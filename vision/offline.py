@@ -9,6 +9,8 @@ import os
 import shutil
 from pathlib import Path
 
+THREADS_ENV = "HANDFOOT_THREADS"  # a limit on the detector's CPU threads (PyTorch's; see use_all_cores)
+
 
 def config_dir() -> Path:
     base = os.environ.get("HANDFOOT_CACHE") or os.path.join(
@@ -60,6 +62,6 @@ def use_all_cores() -> int:
     """
     import ultralytics.utils.torch_utils as torch_utils  # noqa: PLC0415
 
-    count = int(os.environ.get("HANDFOOT_THREADS") or 0) or max(1, os.cpu_count() or 1)
+    count = int(os.environ.get(THREADS_ENV) or 0) or max(1, os.cpu_count() or 1)
     torch_utils.NUM_THREADS = count
     return count

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
@@ -134,6 +133,7 @@ class _NamedAgain:
 def _detector(model: Path | None, conf: float | None, cache: Path | None, turned: bool = True):
     """(a factory of the detector's detect function, a DetectionCache in `cache` or None)."""
     from vision.detector import DEFAULT_WEIGHTS, InferenceConfig, load_detector  # noqa: PLC0415
+    from vision.fast_backend import is_openvino_folder, wanted_backend, weights_digest  # noqa: PLC0415
 
     from handfoot.round_eval import DetectionCache  # noqa: PLC0415
 
@@ -150,12 +150,12 @@ def _detector(model: Path | None, conf: float | None, cache: Path | None, turned
     if cache is None:
         return factory, None
     weights = Path(model) if model is not None else DEFAULT_WEIGHTS
-    if not weights.is_file():
+    if not (weights.is_file() or is_openvino_folder(weights)):
         raise UserError(f"no weights file at {weights}")
     if cache.exists() and not cache.is_dir():
         raise UserError(f"--cache {cache} is a file, not a folder")
-    digest = hashlib.sha256(weights.read_bytes()).hexdigest()[:16]
-    return factory, DetectionCache(cache, f"{digest} {config!r}", factory)
+    # the backend is in the key: OpenVINO and PyTorch boxes differ a little
+    return factory, DetectionCache(cache, f"{weights_digest(weights)} {wanted_backend(weights)} {config!r}", factory)
 
 
 def eval_rounds(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from datetime import datetime
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from handfoot.photo_round import LEFTOVER, TABLE
 from handfoot.report import print_breakdown
 from handfoot.rules_files import load_rules
 from vision.errors import ModelError, VisionError
+from vision.offline import THREADS_ENV
 
 #: Exit status when the round's cards break the rules (as `score-round`).
 EXIT_RULE_ERROR = 3
@@ -41,10 +43,12 @@ def open_source_for(source: str, realtime: bool):
 
 
 def set_threads(count: int) -> None:
-    """Limit the detector's CPU threads (torch intra-op threads)."""
+    """Limit the detector's CPU threads (torch intra-op threads); set before loading the detector, so that it
+    reads through PyTorch, which keeps to the limit (vision/fast_backend.py)."""
     import torch  # noqa: PLC0415
     import ultralytics.utils.torch_utils as torch_utils  # noqa: PLC0415
 
+    os.environ[THREADS_ENV] = str(count)
     torch_utils.NUM_THREADS = count  # ultralytics resets torch to this when its predictor starts
     torch.set_num_threads(count)
 
@@ -96,12 +100,12 @@ def register(app: typer.Typer) -> None:
         console = Console(stderr=as_json)
         src = open_source_for(source, realtime or not no_window)
         with src:
+            if threads:
+                set_threads(threads)
             try:
                 detector = load_detector(model, imgsz)
             except ModelError as exc:
                 raise UserError(str(exc)) from exc
-            if threads:
-                set_threads(threads)
             config = live.WatchConfig(
                 rules=rules_obj,
                 rules_name=rules,
