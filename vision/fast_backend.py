@@ -99,6 +99,7 @@ def _convert(weights: Path, target: Path) -> Path:
     from ultralytics import YOLO  # noqa: PLC0415
 
     print(f"handfoot: converting {weights.name} for OpenVINO (once for these weights; a few seconds)", file=sys.stderr)
+    no_telemetry()
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent, prefix=".converting-") as scratch:
         copy = Path(scratch) / weights.name
@@ -114,3 +115,21 @@ def _convert(weights: Path, target: Path) -> Path:
             if not is_openvino_folder(target):  # not another process's finished copy: a real failure
                 raise
     return target
+
+
+OVC_MODULES = ("convert_impl", "telemetry_utils", "utils", "main")  # openvino.tools.ovc modules that report usage
+
+
+def no_telemetry() -> None:
+    """Point OpenVINO's converter at its own do-nothing telemetry: left alone, it reports each conversion to
+    Intel unless the user has opted out (a consent file), and handfoot sends nothing anywhere."""
+    import importlib  # noqa: PLC0415
+
+    stub = importlib.import_module("openvino.tools.ovc.telemetry_stub")
+    for name in OVC_MODULES:
+        try:
+            module = importlib.import_module(f"openvino.tools.ovc.{name}")
+        except ImportError:
+            continue
+        if hasattr(module, "tm"):
+            module.tm = stub

@@ -58,7 +58,7 @@ def vision_errors() -> Iterator[None]:
         raise UserError(str(exc)) from exc
 
 
-QUICK_HELP = ("Read each photo once, as it is, not turned half and a quarter round as well: a third to two fifths "
+QUICK_HELP = ("Read each photo once, as it is, not turned half and a quarter round as well: about two fifths to a half "
               "of the time, and fewer totals come out exact (models/README.md, \"Three readings\").")
 
 

@@ -152,3 +152,17 @@ def test_a_copy_that_will_not_load_falls_back_to_pytorch_and_says_so(cache, caps
     assert detector.backend == PYTORCH
     err = capsys.readouterr().err
     assert "PyTorch" in err and str(broken) in err
+
+
+@pytest.mark.skipif(not MODEL.is_file() or not HAS_OPENVINO, reason="needs models/cards.pt and openvino")
+def test_the_conversion_reports_nothing_to_openvinos_telemetry(cache, monkeypatch) -> None:
+    telemetry = pytest.importorskip("openvino_telemetry")
+    calls = []
+    for method in ("send_event", "send_error", "start_session", "end_session"):
+        monkeypatch.setattr(telemetry.Telemetry, method, lambda self, *a, **k: calls.append(a))
+    import importlib
+
+    for name in fast_backend.OVC_MODULES:  # as a fresh process finds them: the real telemetry wired in
+        monkeypatch.setattr(importlib.import_module(f"openvino.tools.ovc.{name}"), "tm", telemetry, raising=False)
+    assert openvino_copy(MODEL) is not None
+    assert calls == []
