@@ -148,7 +148,7 @@ class WildReader:
             return self.min_odds
 
         named = {id(d): cls for d, (cls, p) in zip(mine, self.likeliest(image, mine))
-                 if floor(d, cls) is not None and p >= floor(d, cls)}
+                 if (least := floor(d, cls)) is not None and p >= least}
         return renamed(dets, lambda d: named.get(id(d)), iou)
 
 
