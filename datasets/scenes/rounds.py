@@ -198,18 +198,25 @@ def _save(out: Path, name: str, scene: Scene) -> None:
     (out / name).with_suffix(".json").write_text(json.dumps(scene.to_json(), indent=1))
 
 
-def _all_indices_show(scene: Scene) -> bool:
-    return all(card.corners for card in scene.cards)
+def _all_indices_show(scene: Scene, cards: int) -> bool:
+    """Every one of the `cards` laid is in the photo and shows a labelled index."""
+    return len(scene.cards) == cards and all(card.corners for card in scene.cards)
 
 
-def _photograph(render: Callable[[], Scene], tries: int = 6) -> Scene:
-    """Render until every card shows at least one labelled index (the photo convention)."""
-    scene = render()
+def _photograph(render: Callable[[], Scene], cards: int, tries: int = 12) -> Scene:
+    """Render until all `cards` laid are in the photo, each showing at least one labelled index (the photo
+    convention). A layout wider than the frame is cropped, and a column it leaves wholly outside would be
+    missing from the photo while the round file still counts it; after `tries` renders the one showing
+    the most is kept."""
+    best = render()
     for _ in range(tries - 1):
-        if _all_indices_show(scene):
+        if _all_indices_show(best, cards):
             break
         scene = render()
-    return scene
+        if (len(scene.cards), sum(bool(c.corners) for c in scene.cards)) > (
+                len(best.cards), sum(bool(c.corners) for c in best.cards)):
+            best = scene
+    return best
 
 
 def render_round(out: Path, index: int, seed: int, decks: list[Deck]) -> tuple[RoundPlan, int]:
@@ -223,7 +230,7 @@ def render_round(out: Path, index: int, seed: int, decks: list[Deck]) -> tuple[R
     for s, side in enumerate(plan.sides, 1):
         name = f"{stem}-side{s}-table.jpg"
         scene = _photograph(lambda: render_table_scene(rng, used, opts, melds=side.melds, n_red3=side.red3,
-                                                       strict=True))
+                                                       strict=True), sum(map(len, side.melds)) + side.red3)
         _save(out, name, scene)
         side.table_photos.append(name)
         photos += 1
@@ -231,7 +238,7 @@ def render_round(out: Path, index: int, seed: int, decks: list[Deck]) -> tuple[R
             if not cards:
                 continue
             name = f"{stem}-side{s}-left{p}.jpg"
-            scene = _photograph(lambda: render_leftover_scene(rng, used, opts, hands=[cards], strict=True))
+            scene = _photograph(lambda: render_leftover_scene(rng, used, opts, hands=[cards], strict=True), len(cards))
             _save(out, name, scene)
             side.leftover_photos.append(name)
             photos += 1

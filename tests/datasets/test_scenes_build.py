@@ -104,6 +104,28 @@ def test_rounds_write_round_files_whose_true_cards_match_the_photos(tmp_path, de
             assert all(c["place"] == "leftover" and c["corners"] for c in truth["cards"])
 
 
+def _scene(shown: list[bool]):
+    import numpy as np
+
+    from datasets.scenes.model import CardTruth, Scene
+
+    cards = [CardTruth("7", False, "table", 0, [(0, 0)] * 4, [(0, 0, 5, 9)] if s else []) for s in shown]
+    return Scene(np.zeros((4, 4, 3), np.uint8), [], cards, "table", "traditional")
+
+
+def test_a_round_photo_is_taken_again_until_every_laid_card_is_in_it():
+    # A layout wider than the frame is cropped: a column left wholly outside is no card of the photo,
+    # while the round file counts it. Such a photo is taken again, as one hiding an index is.
+    from datasets.scenes.rounds import _photograph
+
+    renders = iter([_scene([True, True]), _scene([True, False, True]), _scene([True, True, True])])
+    assert len(_photograph(lambda: next(renders), cards=3).cards) == 3
+    # Where no photo shows every card, the one showing the most is kept, not the last one.
+    renders = iter([_scene([True, True, True, False]), _scene([True, True])])
+    kept = _photograph(lambda: next(renders), cards=5, tries=2)
+    assert len(kept.cards) == 4
+
+
 def test_round_decks_print_every_card_the_round_needs(deck):
     # A design whose joker index could not be found has no joker face: a round with a joker
     # must then be photographed with another design, never crash.
