@@ -133,6 +133,8 @@ class JoinConfig:
     column_turn: float = 15.0  # tables: a natural pair with one more index of its rank this straight on (degrees;
     column_step: tuple[float, float] = (0.8, 1.25)  # 0: off), one even step (this share of its length) beyond
     # either end, is two steps of a meld's column, not a card (cards lying apart seldom line up so)
+    column_wild_share: float = 0.7  # ... and so is a pair shorter than this share of the photo's shortest expected
+    # ratio with a wild's index there (a column's last two naturals above its wilds; 0: off)
     hand_fans: bool = False  # a photo of hands (leftover cards): chains of equal steps are fans
     fan_step_gap: float = 0.6  # hands: a pair with no other index nearer either end than this share of its
     # length, and a next step beyond one end, is a fan's first step (0: off)
@@ -289,12 +291,13 @@ def _is_fan_step(a: Detection, b: Detection, others: list[Detection], tol: float
 
 
 def _next_step(a: Detection, b: Detection, others: list[Detection], cfg: JoinConfig,
-               same_rank: bool = False) -> bool:
+               same_rank: bool = False, wilds_count: bool = False) -> bool:
     """Whether, beyond b as seen from a, another index like them lies one more step on.
 
     A fan (a hand of cards, a column of a meld) shows its indices as a chain
     of about equal steps along a line or an arc. With `same_rank`, only an
-    index of a's or b's class counts (a meld's column), within `column_turn` degrees.
+    index of a's or b's class counts (a meld's column), within `column_turn` degrees,
+    or with `wilds_count` a wild's too (wilds lie in the column of their meld).
     """
     vx, vy = b.center[0] - a.center[0], b.center[1] - a.center[1]
     length = math.hypot(vx, vy)
@@ -304,7 +307,7 @@ def _next_step(a: Detection, b: Detection, others: list[Detection], cfg: JoinCon
     for d in others:
         if d is a or d is b or d.cls == BACK or max(d.size, size) / max(min(d.size, size), 1e-6) > cfg.max_size_ratio:
             continue
-        if same_rank and d.cls not in (a.cls, b.cls):
+        if same_rank and d.cls not in (a.cls, b.cls) and not (wilds_count and d.cls in WANDERING):
             continue
         wx, wy = d.center[0] - b.center[0], d.center[1] - b.center[1]
         step = math.hypot(wx, wy)
@@ -806,8 +809,9 @@ def _candidate_pairs(
                 continue
             if cfg.hand_fans and _hand_fan_step(a, b, dets, cfg):
                 continue
+            short = ratio < cfg.column_wild_share * min(expected)
             if not cfg.hand_fans and cfg.column_turn > 0 and a.cls not in WANDERING and (
-                _next_step(a, b, dets, cfg, same_rank=True) or _next_step(b, a, dets, cfg, same_rank=True)
+                _next_step(a, b, dets, cfg, True, short) or _next_step(b, a, dets, cfg, True, short)
             ):
                 continue  # a step of a meld's column: its rank goes on one more even step
             if diagonals and not cfg.hand_fans and _unlike_neighbours(a, b, diagonals, cfg):

@@ -6,6 +6,7 @@ import json
 import math
 import random
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -77,9 +78,12 @@ def test_turned_column_broken_by_a_wild_does_not_pair_neighbours_along_it(angle)
     # a meld turned at a slant (index boxes square: their shape says nothing of
     # the turn), fanned wide, its chain of 6s broken by a wild: two neighbouring
     # 6s lie along the column, where no card's diagonal runs
+    # (the wild one step beyond the pair tells it too: with that rule off, the fan's direction alone)
     dets = turned_column(["6", "6", "2", "6", "6", "6", "6"], 300, 300, angle, step=40.0)
     assert counts(join_corners(dets)) == Counter({"6": 6, "2": 1})
-    assert counts(join_corners(dets, JoinConfig(along_margin=0.0))) != Counter({"6": 6, "2": 1})
+    alone = JoinConfig(column_wild_share=0.0)
+    assert counts(join_corners(dets, alone)) == Counter({"6": 6, "2": 1})
+    assert counts(join_corners(dets, replace(alone, along_margin=0.0))) != Counter({"6": 6, "2": 1})
 
 
 def test_wide_fan_does_not_pair_fanned_indices_with_each_other():
@@ -750,3 +754,17 @@ def test_four_stars_further_out_than_the_face_angle_puts_them_are_one_card():
     # without the fourth across the middle, a box there may as well be another joker's corner (jokers stacked
     # in a column lie so): it stays a card of its own
     assert counts(join_corners([tl, br, tr] + card_corners("Q", 520, 300, scale=2.0)))["JOKER"] == 2
+
+
+def test_a_columns_last_two_naturals_above_its_wilds_are_two_cards():
+    # A generated Bare Foot table (its true corner boxes): in the 3s' and 4s' columns the last two
+    # naturals lie one short fan step apart with a wild's index one more step on. That step is far
+    # shorter than the photo's card diagonals, so they are two cards, not one card's two corners.
+    photo = json.loads((Path(__file__).parent / "column_wilds_photo.json").read_text())
+    dets = [Detection(cls, 1.0, tuple(box)) for cls, *box in photo["labels"]]
+    truth = Counter(photo["cards"])
+    found = counts(join_corners(dets))
+    assert found["3R"] == truth["3R"] and found["4"] == truth["4"]
+    assert all(found[cls] <= n for cls, n in truth.items())  # nothing split
+    before = counts(join_corners(dets, JoinConfig(column_wild_share=0.0)))
+    assert before["3R"] == truth["3R"] - 1 and before["4"] == truth["4"] - 1
