@@ -238,7 +238,8 @@ def render_round(out: Path, index: int, seed: int, decks: list[Deck]) -> tuple[R
             if not cards:
                 continue
             name = f"{stem}-side{s}-left{p}.jpg"
-            scene = _photograph(lambda: render_leftover_scene(rng, used, opts, hands=[cards], strict=True), len(cards))
+            scene = _photograph(lambda: render_leftover_scene(rng, used, opts, hands=[cards], strict=True),
+                                len(cards))
             _save(out, name, scene)
             side.leftover_photos.append(name)
             photos += 1

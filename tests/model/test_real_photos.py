@@ -18,7 +18,7 @@ from handfoot.cli import main
 pytestmark = [pytest.mark.slow, pytest.mark.realphotos]
 
 # Measured figures of the shipped model (models/README.md) minus a margin.
-# table-webcam (79 photos) is read as `handfoot score` reads: as it is,
+# table-webcam (39 photos) is read as `handfoot score` reads: as it is,
 # turned half round and turned a quarter round (mAP50 0.882 through
 # OpenVINO, twenty-eighth session). The two large sets are read once, as
 # they are (`--no-turned`), so that the whole suite stays well inside CI's
