@@ -770,6 +770,7 @@ def _candidate_pairs(
     """
     raw = raw or dets
     pairs: list[_Pair] = []
+    wild_step_below = cfg.column_wild_share * min(expected)  # a pair shorter than this may be a column's steps
     middles = _fan_middles(dets, cfg)
     axes = _local_axes(dets, middles, cfg)
     covered = set() if cfg.hand_fans else _covered_wilds(dets, middles, cfg)
@@ -809,7 +810,7 @@ def _candidate_pairs(
                 continue
             if cfg.hand_fans and _hand_fan_step(a, b, dets, cfg):
                 continue
-            short = ratio < cfg.column_wild_share * min(expected)
+            short = ratio < wild_step_below
             if not cfg.hand_fans and cfg.column_turn > 0 and a.cls not in WANDERING and (
                 _next_step(a, b, dets, cfg, True, short) or _next_step(b, a, dets, cfg, True, short)
             ):

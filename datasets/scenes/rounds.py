@@ -198,9 +198,9 @@ def _save(out: Path, name: str, scene: Scene) -> None:
     (out / name).with_suffix(".json").write_text(json.dumps(scene.to_json(), indent=1))
 
 
-def _all_indices_show(scene: Scene, cards: int) -> bool:
-    """Every one of the `cards` laid is in the photo and shows a labelled index."""
-    return len(scene.cards) == cards and all(card.corners for card in scene.cards)
+def _shown(scene: Scene) -> tuple[int, int]:
+    """How many cards the photo holds, and how many of them show a labelled index."""
+    return len(scene.cards), sum(bool(card.corners) for card in scene.cards)
 
 
 def _photograph(render: Callable[[], Scene], cards: int, tries: int = 12) -> Scene:
@@ -210,12 +210,9 @@ def _photograph(render: Callable[[], Scene], cards: int, tries: int = 12) -> Sce
     the most is kept."""
     best = render()
     for _ in range(tries - 1):
-        if _all_indices_show(best, cards):
+        if _shown(best) == (cards, cards):
             break
-        scene = render()
-        if (len(scene.cards), sum(bool(c.corners) for c in scene.cards)) > (
-                len(best.cards), sum(bool(c.corners) for c in best.cards)):
-            best = scene
+        best = max(best, render(), key=_shown)  # the earlier one on a tie
     return best
 
 
