@@ -47,6 +47,12 @@ Geometry used (all in units of the index size, so it holds at any scale):
   two marks along one fanned joker's visible edge (designs printing a star
   in all four corners); two jokers of neighbouring melds lie a whole card
   width and a gap apart;
+- a deck printing every index in all four corners (dondorf, bonded): two
+  indices of one natural rank square to the local fan, one card side apart,
+  are one fanned card's edge (on a table only where the fan's next card of
+  that rank shows its copy at the same offset) and never a diagonal; a
+  whole card's pair owns the like indices of its rank at its other two
+  corners;
 - in a photo of hands (`HAND_PHOTO`: leftover cards), neighbours of one rank
   in a sorted hand may lie as far apart as a large-index card's corners: a
   pair whose chain runs on past both ends is a step of the fan, and any
@@ -157,6 +163,12 @@ class JoinConfig:
     edge_degrees: float = 15.0  # tables: two lone joker boxes this near square to the local fan (0: off) ...
     edge_span: tuple[float, float] = (0.75, 1.25)  # ... this share of the nearest cards' diagonals across the fan
     # apart are the two marks of one fanned joker's edge
+    # Decks printing every index in all four corners (dondorf, bonded; `_edge_twins`, `_own_marks`):
+    twin_degrees: float = 15.0  # two naturals of one rank this near square to the local fan (0: off) ...
+    twin_span: tuple[float, float] = (1.8, 4.5)  # ... this many index sizes apart are one card's edge
+    # (25 degrees read the same generated rounds but took 2-4 real webcam photos' corners for twins)
+    four_index_fit: float = 0.2  # tables: a natural pair this near (log) the expected diagonal takes the like
+    # indices of its rank at its other two corners as its own (0: off)
 
 
 HAND_PHOTO = JoinConfig(hand_fans=True)  # the tolerances for a photo of hands (leftover cards)
@@ -704,7 +716,7 @@ def _third_corner(p: tuple[float, float], a: Detection, b: Detection, long_dir: 
 
 
 def _own_marks(raw: list[Detection], dets: list[Detection], i: int, j: int, axis: float | None,
-               cfg: JoinConfig) -> frozenset[int]:
+               cfg: JoinConfig, ratio_misfit: float | None = None) -> frozenset[int]:
     """For a pair of joker corners i-j, the ids (in `dets`) of the other joker boxes on its face
     that are marks of that card's own, not the corner of a joker lying on top of it.
 
@@ -713,9 +725,20 @@ def _own_marks(raw: list[Detection], dets: list[Detection], i: int, j: int, axis
     in size or shape as detected, `raw`, before jokers are sized by their
     neighbours), or a star in all four corners (a box like the corners,
     at one of the other two corners of the face).
+
+    A natural pair whose diagonal ratio lies within `four_index_fit` of the
+    expected one (`ratio_misfit`) likewise owns the boxes of its rank like
+    its corners at its other two corners, with no other index on the edges
+    from them to its corners (there lies a fan's next card of that rank):
+    a whole card of a deck printing every index four times. (Not wilds,
+    whose neighbouring melds' copies lie about as far apart, nor threes,
+    laid side by side in rows.)
     """
     a, b = dets[i], dets[j]
-    if a.cls not in FREE_SHAPE or b.cls not in FREE_SHAPE:
+    free = a.cls in FREE_SHAPE and b.cls in FREE_SHAPE
+    natural = (ratio_misfit is not None and ratio_misfit <= cfg.four_index_fit and a.cls == b.cls
+               and a.cls not in WANDERING | ROWED)
+    if not free and not natural:
         return frozenset()
     frames = [f for f, _ in _face_frames(a, b, axis, cfg)]
     size = (a.size + b.size) / 2.0
@@ -724,14 +747,15 @@ def _own_marks(raw: list[Detection], dets: list[Detection], i: int, j: int, axis
     out = set()
     corners, thirds = [], []  # alike marks where the face angle puts the other corners; others on a rectangle
     for k, d in enumerate(dets):
-        if k in (i, j) or d.cls not in FREE_SHAPE:
+        if k in (i, j) or (d.cls not in FREE_SHAPE if free else d.cls != a.cls):
             continue
         if _alike(raw[k], raw[i], raw[j], MARK_LIKENESS):
             if any(math.dist(d.center, c) <= reach for f in frames for c in _other_corners(a, b, f)):
-                corners.append(d)
-            elif any(_third_corner(d.center, a, b, f, reach, cfg) for f in frames):
+                if free or _edges_clear(d, (a, b), dets, size):  # a copy, not a fanned card's index
+                    corners.append(d)
+            elif free and any(_third_corner(d.center, a, b, f, reach, cfg) for f in frames):
                 thirds.append(d)
-        elif any(_inside_face(d.center, a, b, f, margin) for f in frames):
+        elif free and any(_inside_face(d.center, a, b, f, margin) for f in frames):
             out.add(id(d))
     out.update(id(d) for d in corners)
     mid = _middle(a.center, b.center)
@@ -754,6 +778,28 @@ def _four_marks(raw: list[Detection], dets: list[Detection], i: int, j: int, own
     return None
 
 
+def _edges_clear(d: Detection, corners: tuple[Detection, ...], dets: list[Detection], reach: float) -> bool:
+    """Whether no other index lies on the card's edges from d to each of `corners` (within `reach` of the
+    line, between its ends): where one does, d is the next card of a fan, not the card's own copy."""
+    for c in corners:
+        vx, vy = c.center[0] - d.center[0], c.center[1] - d.center[1]
+        length2 = vx * vx + vy * vy
+        for e in dets:
+            if e is d or any(e is x for x in corners) or length2 <= 0:
+                continue
+            px, py = e.center[0] - d.center[0], e.center[1] - d.center[1]
+            t = (px * vx + py * vy) / length2
+            if 0.0 < t < 1.0 and abs(px * vy - py * vx) / math.sqrt(length2) <= reach:
+                return False
+    return True
+
+
+def _next_in_a_fan(dets: list[Detection], k: int, middles: dict[int, float], cfg: JoinConfig) -> bool:
+    """Whether index k lies one step on from the middle of a fan (`_fan_middles`), along its line."""
+    return any(n in middles and _line_degrees((dx, dy), (math.cos(middles[n]), math.sin(middles[n])))
+               <= cfg.chain_degrees for _, dx, dy, n in _chain_steps(dets, k, cfg))
+
+
 def _ratio_misfit(ratio: float, expected: tuple[float, ...]) -> float:
     """How far (log scale) a pair's diagonal ratio lies from the nearest expected one."""
     return min(abs(math.log(ratio / e)) for e in expected)
@@ -761,7 +807,7 @@ def _ratio_misfit(ratio: float, expected: tuple[float, ...]) -> float:
 
 def _candidate_pairs(
     dets: list[Detection], cfg: JoinConfig, expected: tuple[float, ...], diagonals: list[_Diagonal] | None = None,
-    raw: list[Detection] | None = None,
+    raw: list[Detection] | None = None, twinned: set[int] = frozenset(),
 ) -> list[_Pair]:
     """Every pair of detections that may be one card's two corners, best fitting first.
 
@@ -782,8 +828,10 @@ def _candidate_pairs(
             if j in covered:
                 continue
             ok, cross = _classes_match(a.cls, b.cls)
-            if not ok:
+            if not ok or (i in twinned and j in twinned):  # two fanned cards' edges (`_edge_twins`), or one
                 continue
+            if (i in twinned or j in twinned) and _next_in_a_fan(dets, j if i in twinned else i, middles, cfg):
+                continue  # a fanned card's edge joins only the far corner of its fan's last card
             sa, sb = max(a.size, 1e-6), max(b.size, 1e-6)
             if max(sa, sb) / min(sa, sb) > cfg.max_size_ratio:
                 continue
@@ -805,7 +853,7 @@ def _candidate_pairs(
             if cost > cfg.max_cost:
                 continue
             axis = _steady_axis(around)
-            own = _own_marks(raw, dets, i, j, axis, cfg)
+            own = _own_marks(raw, dets, i, j, axis, cfg, _ratio_misfit(ratio, expected))
             if _is_fan_step(a, b, dets, cfg.step_tolerance * size, cfg.hand_fans, own):
                 continue
             if cfg.hand_fans and _hand_fan_step(a, b, dets, cfg):
@@ -917,10 +965,11 @@ def _fixed_ratios(faces: list[Detection], pairs: list[_Pair]) -> list[float]:
     return [p.ratio for p in pairs if faces[p.i].cls not in FREE_SHAPE and faces[p.j].cls not in FREE_SHAPE]
 
 
-def _first_pass(faces: list[Detection], cfg: JoinConfig) -> tuple[list[Detection], list[_Pair]]:
+def _first_pass(faces: list[Detection], cfg: JoinConfig,
+                twinned: set[int] = frozenset()) -> tuple[list[Detection], list[_Pair]]:
     """Faces with jokers sized by the fixed-shape indices near them, and the pairs the prior ratio joins."""
     sized = _free_sized(faces, _size_refs(faces), cfg.free_neighbours, cfg.free_size_trust)
-    return sized, _greedy(_candidate_pairs(sized, cfg, (cfg.diagonal_ratio,), raw=faces), len(sized))
+    return sized, _greedy(_candidate_pairs(sized, cfg, (cfg.diagonal_ratio,), raw=faces, twinned=twinned), len(sized))
 
 
 def estimate_diagonal_ratio(detections: list[Detection], config: JoinConfig | None = None) -> float | None:
@@ -943,7 +992,7 @@ def _modes(ratios: list[float], gap: float, least: int) -> list[float]:
 
 
 def _adapted(
-    faces: list[Detection], cfg: JoinConfig
+    faces: list[Detection], cfg: JoinConfig, twinned: set[int] = frozenset(),
 ) -> tuple[list[Detection], tuple[float, ...], JoinConfig, list[_Diagonal]]:
     """The faces to join (jokers resized), the expected ratios, the tolerances and the card diagonals for this photo.
 
@@ -956,7 +1005,7 @@ def _adapted(
     run of `adapt_min_pairs` or more alike ratios longer than the median is
     expected too.
     """
-    sized, first = _first_pass(faces, cfg)
+    sized, first = _first_pass(faces, cfg, twinned)
     ratios = _fixed_ratios(sized, first)
     if not cfg.adapt or len(ratios) < cfg.adapt_min_pairs:
         return sized, (cfg.diagonal_ratio,), cfg, []
@@ -983,9 +1032,10 @@ def _pair_axis(axes: list[tuple[float, float, int]], i: int, j: int) -> float | 
 
 def _face_marks(
     faces: list[Detection], sized: list[Detection], chosen: list[_Pair], lone: list[int],
-    axes: list[tuple[float, float, int]], cfg: JoinConfig,
+    axes: list[tuple[float, float, int]], cfg: JoinConfig, expected: tuple[float, ...],
 ) -> dict[int, list[int]]:
-    """Per chosen pair of joker corners, the `lone` joker boxes that are its own face marks (`_own_marks`).
+    """Per chosen pair, the `lone` boxes that are its own face marks (`_own_marks`: a joker's; a
+    four-index natural's other two corners).
 
     The detector boxes a joker's word or extra stars too, and each would
     count as a card. `axes` are `_local_axes` of `sized`.
@@ -994,7 +1044,7 @@ def _face_marks(
     for n, p in enumerate(chosen):
         if not lone:
             break
-        own = _own_marks(faces, sized, p.i, p.j, _pair_axis(axes, p.i, p.j), cfg)
+        own = _own_marks(faces, sized, p.i, p.j, _pair_axis(axes, p.i, p.j), cfg, _ratio_misfit(p.ratio, expected))
         mine = [k for k in lone if id(sized[k]) in own]
         if mine:
             marks[n] = mine
@@ -1071,6 +1121,75 @@ def _edge_marks(sized: list[Detection], lone: list[int], axes: list[tuple[float,
     return out
 
 
+def _edge_twins(faces: list[Detection], cfg: JoinConfig) -> list[tuple[int, int]]:
+    """Pairs of indices printed twice along one visible edge of a card.
+
+    Some decks (dondorf, bonded) print every index in all four corners. Where
+    such cards fan, each shows both indices of its visible edge: a meld's
+    column shows a second column of its rank one card width across, a hand
+    fan a second row one card length down. Two indices of one natural rank
+    `twin_span` index sizes apart, within `twin_degrees` of square to the
+    local fan, are one card's two where one of them has a neighbour on the
+    fan's line: in a hand any natural; on a table one of its rank (one meld
+    a rank) whose own copy lies at the same offset (cards of two decks
+    fanned in a staircase, each showing its two diagonal corners, would
+    pass for twins otherwise). Wilds and threes lie side by side in rows
+    and stay out. Each index has one twin at most, the squarest pair first.
+    """
+    if cfg.twin_degrees <= 0:
+        return []
+    low, high = cfg.twin_span
+    naturals = [k for k, d in enumerate(faces) if d.cls not in WANDERING | ROWED]
+    axes = _local_axes(faces, _fan_middles(faces, cfg), cfg)
+    found: list[tuple[float, int, int]] = []
+    for i in naturals:
+        a, axis = faces[i], _steady_axis(axes[i])
+        if axis is None:
+            continue
+        along = (math.cos(axis), math.sin(axis))
+        fan = [k for _, dx, dy, k in _chain_steps(faces, i, cfg) if _line_degrees((dx, dy), along) <= cfg.chain_degrees
+               and (faces[k].cls == a.cls or (cfg.hand_fans and faces[k].cls not in WANDERING))]
+        if not fan:
+            continue  # no neighbour on the fan's line: of its rank on a table (one meld a rank), a natural in a hand
+        for j in naturals:
+            b = faces[j]
+            if j == i or b.cls != a.cls or not _alike(b, a, a, MARK_LIKENESS):
+                continue
+            v = (b.center[0] - a.center[0], b.center[1] - a.center[1])
+            off = _line_degrees(v, (-along[1], along[0]))
+            if low <= math.hypot(*v) / a.size <= high and off <= cfg.twin_degrees and (
+                    cfg.hand_fans or any(_copy_at(faces, k, v, cfg) for k in fan)):
+                found.append((off, min(i, j), max(i, j)))
+    out: list[tuple[int, int]] = []
+    used: set[int] = set()
+    for _, i, j in sorted(found):
+        if i not in used and j not in used:
+            used.update((i, j))
+            out.append((i, j))
+    return out
+
+
+def _copy_at(faces: list[Detection], k: int, v: tuple[float, float], cfg: JoinConfig) -> bool:
+    """Whether an index of k's rank like it lies at k's centre moved by v (within `step_tolerance` index sizes)."""
+    d = faces[k]
+    p = (d.center[0] + v[0], d.center[1] + v[1])
+    return any(e is not d and e.cls == d.cls and math.dist(e.center, p) <= cfg.step_tolerance * d.size for e in faces)
+
+
+def _merged_twins(cards: list[Card], twins: list[tuple[Detection, Detection]]) -> list[Card]:
+    """`cards` with the two cards holding each pair of `twins` made one: the one with more corners,
+    the other's corners and marks its marks."""
+    for a, b in twins:
+        holder = {id(d): n for n, card in enumerate(cards) for d in (*card.corners, *card.marks)}
+        m, n = holder[id(a)], holder[id(b)]
+        if m == n:
+            continue
+        keep, gone = (m, n) if len(cards[m].corners) >= len(cards[n].corners) else (n, m)
+        cards[keep] = replace(cards[keep], marks=(*cards[keep].marks, *cards[gone].corners, *cards[gone].marks))
+        del cards[gone]
+    return cards
+
+
 def corner_order(det: Detection) -> float:
     """Sort key of a card's corners: the top-left one first."""
     return det.center[0] + det.center[1]
@@ -1092,14 +1211,17 @@ def join_corners(detections: list[Detection], config: JoinConfig | None = None) 
     dets = dedupe(detections, cfg.duplicate_iou, cfg.nested_joker)
     backs = [d for d in dets if d.cls == BACK]
     faces = [d for d in dets if d.cls != BACK]
-    sized, expected, cfg, diagonals = _adapted(faces, cfg)
-    chosen = _greedy(_candidate_pairs(sized, cfg, expected, diagonals, faces), len(sized))
+    twins = _edge_twins(faces, cfg)
+    twinned = {k for pair in twins for k in pair}
+    sized, expected, cfg, diagonals = _adapted(faces, cfg, twinned)
+    chosen = _greedy(_candidate_pairs(sized, cfg, expected, diagonals, faces, twinned), len(sized))
     joined = {k for p in chosen for k in (p.i, p.j)}
-    lone = [k for k, d in enumerate(sized) if k not in joined and d.cls in FREE_SHAPE]  # joker boxes left alone
-    axes = _local_axes(sized, _fan_middles(sized, cfg), cfg) if lone else []
-    marks = _face_marks(faces, sized, chosen, lone, axes, cfg)
+    lone = [k for k in range(len(sized)) if k not in joined]  # a joker's or four-index card's own marks among them
+    axes = _local_axes(sized, _fan_middles(sized, cfg), cfg)
+    marks = _face_marks(faces, sized, chosen, lone, axes, cfg, expected)
     paired: set[int] = {k for ks in marks.values() for k in ks}
-    edges = _edge_marks(sized, [k for k in lone if k not in paired], axes, diagonals, cfg)
+    edges = _edge_marks(sized, [k for k in lone if k not in paired and sized[k].cls in FREE_SHAPE], axes, diagonals,
+                        cfg)
     paired.update(k for pair in edges for k in pair)
     cards: list[Card] = []
     for n, p in enumerate(chosen):
@@ -1117,5 +1239,6 @@ def join_corners(detections: list[Detection], config: JoinConfig | None = None) 
         if k not in paired:
             cards.append(Card(cls=det.cls, conf=det.conf, corners=(det,)))
     cards.extend(Card(cls=d.cls, conf=d.conf, corners=(d,)) for d in backs)
+    cards = _merged_twins(cards, [(faces[i], faces[j]) for i, j in twins])
     cards.sort(key=card_order)
     return cards

@@ -44,14 +44,19 @@ def card_corners(
 ) -> list[Detection]:
     """Corner detections of a card whose centre is (x, y), turned `angle` degrees.
 
-    `which`: "both", "tl" (fanned: only the top-left index shows) or "br".
+    `which`: "both", "tl" (fanned: only the top-left index shows) or "br"; for a deck printing its
+    index in all four corners also "tr", "bl", "top" (tl and tr: a meld's column shows a card's top
+    edge), "left" (tl and bl: a hand fan shows its left edge) and "all".
     """
     out = []
     offs = {
         "tl": (INDEX_CX - CARD_W / 2, INDEX_CY - CARD_H / 2),
         "br": (CARD_W / 2 - INDEX_CX, CARD_H / 2 - INDEX_CY),
+        "tr": (CARD_W / 2 - INDEX_CX, INDEX_CY - CARD_H / 2),
+        "bl": (INDEX_CX - CARD_W / 2, CARD_H / 2 - INDEX_CY),
     }
-    keys = ("tl", "br") if which == "both" else (which,)
+    groups = {"both": ("tl", "br"), "top": ("tl", "tr"), "left": ("tl", "bl"), "all": ("tl", "tr", "br", "bl")}
+    keys = groups.get(which, (which,))
     for key in keys:
         ox, oy = _rotate(offs[key][0] * scale, offs[key][1] * scale, angle)
         out.append(Detection(cls, conf, index_box(x + ox, y + oy, angle, scale)))

@@ -14,6 +14,7 @@ from synth_cards import CARD_H, CARD_W, card_corners, column, turned_column
 
 from vision.corners import HAND_PHOTO, JoinConfig, dedupe, join_corners
 from vision.detection import Detection
+from vision.small_jokers import drop_small_jokers
 
 
 def counts(cards) -> Counter:
@@ -768,3 +769,62 @@ def test_a_columns_last_two_naturals_above_its_wilds_are_two_cards():
     assert all(found[cls] <= n for cls, n in truth.items())  # nothing split
     before = counts(join_corners(dets, JoinConfig(column_wild_share=0.0)))
     assert before["3R"] == truth["3R"] - 1 and before["4"] == truth["4"] - 1
+
+
+# Decks printing every index in all four corners (dondorf, bonded): a whole card shows four indices, a
+# fanned card the two of its visible edge.
+FOUR_OFF = JoinConfig(twin_degrees=0.0, four_index_fit=0.0)
+
+
+def four_index_column(cls: str, n: int, x: float, y: float, angle: float, step: float = 26.0) -> list[Detection]:
+    """A meld of a four-index deck fanned along its cards, turned `angle` degrees about its first card's
+    centre: each covered card shows its top edge's two indices, the last card all four."""
+    t = math.radians(angle)
+    dets: list[Detection] = []
+    for k in range(n):
+        which = "all" if k == n - 1 else "top"
+        dets += card_corners(cls, x - math.sin(t) * k * step, y + math.cos(t) * k * step, angle=angle, which=which)
+    return dets
+
+
+@pytest.mark.parametrize("angle", range(0, 360, 15))
+def test_a_whole_card_printing_its_index_in_all_four_corners_is_one_card(angle):
+    dets = card_corners("7", 300, 300, angle=angle, which="all") + card_corners("K", 420, 300, angle=angle)
+    assert counts(join_corners(dets)) == Counter({"7": 1, "K": 1})
+
+
+def test_without_the_four_index_rule_a_whole_four_index_card_counts_more_than_once():
+    dets = card_corners("7", 300, 300, which="all")
+    assert counts(join_corners(dets, FOUR_OFF))["7"] > 1
+
+
+@pytest.mark.parametrize("angle", range(0, 360, 15))
+def test_columns_of_four_index_cards_count_each_card_once(angle):
+    t = math.radians(angle)
+    dets = four_index_column("9", 5, 300, 300, angle) + four_index_column(
+        "5", 4, 300 + 90 * math.cos(t), 300 + 90 * math.sin(t), angle)
+    assert counts(join_corners(dets)) == Counter({"9": 5, "5": 4})
+    assert counts(join_corners(dets, FOUR_OFF)) != Counter({"9": 5, "5": 4})
+
+
+@pytest.mark.parametrize("stem", ["round-013-side1-table", "round-101-side2-left1"])
+def test_generated_photos_of_a_four_index_deck_count_every_card_once(stem):
+    # The shipped detector's boxes on two development photos of dondorf cards (a table of eight melds; a
+    # hand fanned with each card's left edge showing): it finds many of the copies in the other corners.
+    photo = json.loads((Path(__file__).parent / "four_index_photos.json").read_text())["photos"][stem]
+    dets = drop_small_jokers([Detection(cls, conf, tuple(box)) for cls, conf, *box in photo["detections"]])
+    config = HAND_PHOTO if "-left" in stem else JoinConfig()
+    truth = Counter(photo["cards"])
+    assert counts(join_corners(dets, config)) == truth
+    extra = counts(join_corners(dets, replace(config, twin_degrees=0.0, four_index_fit=0.0))) - truth
+    assert sum(extra.values()) >= 3
+
+
+def test_a_hand_of_four_index_cards_counts_each_card_once():
+    # each fanned card shows its left edge's two indices (top and bottom), the last card all four
+    dets = []
+    for k, cls in enumerate(["4", "8", "8", "J", "Q", "K"]):
+        dets += card_corners(cls, 100 + k * 22, 300, which="all" if k == 5 else "left")
+    truth = Counter({"8": 2, "4": 1, "J": 1, "Q": 1, "K": 1})
+    assert counts(join_corners(dets, HAND_PHOTO)) == truth
+    assert counts(join_corners(dets, replace(HAND_PHOTO, twin_degrees=0.0, four_index_fit=0.0))) != truth
