@@ -167,7 +167,7 @@ class JoinConfig:
     twin_degrees: float = 15.0  # two naturals of one rank this near square to the local fan (0: off) ...
     twin_span: tuple[float, float] = (1.8, 4.5)  # ... this many index sizes apart are one card's edge
     # (25 degrees read the same generated rounds but took 2-4 real webcam photos' corners for twins)
-    four_index_fit: float = 0.2  # tables: a natural pair this near (log) the expected diagonal takes the like
+    four_index_fit: float = 0.2  # a natural pair this near (log) the expected diagonal takes the like
     # indices of its rank at its other two corners as its own (0: off)
 
 
