@@ -424,6 +424,16 @@ def _turned_alike(d: Detection, a: Detection, b: Detection, cfg: JoinConfig) -> 
     return max(ratios) <= cfg.max_aspect_ratio
 
 
+def _along_line(p: tuple[float, float], a: Detection, b: Detection) -> tuple[float, float, float]:
+    """Where point p lies against the line from a's centre to b's: (its position along it as a share of
+    the length, its distance off it, the length)."""
+    ax, ay = a.center
+    vx, vy = b.center[0] - ax, b.center[1] - ay
+    length = math.hypot(vx, vy)
+    cx, cy = p[0] - ax, p[1] - ay
+    return (cx * vx + cy * vy) / (length * length), abs(cx * vy - cy * vx) / length, length
+
+
 def _on_top(d: Detection, a: Detection, b: Detection, cfg: JoinConfig) -> bool:
     """Whether index d may belong to a card lying on top of card a-b.
 
@@ -439,12 +449,7 @@ def _on_top(d: Detection, a: Detection, b: Detection, cfg: JoinConfig) -> bool:
     near = min(math.dist(d.center, a.center), math.dist(d.center, b.center)) < cfg.chain_reach * size
     if near and _turned_alike(d, a, b, cfg):
         return True
-    ax, ay = a.center
-    vx, vy = b.center[0] - ax, b.center[1] - ay
-    length = math.hypot(vx, vy)
-    cx, cy = d.center[0] - ax, d.center[1] - ay
-    t = (cx * vx + cy * vy) / (length * length)
-    off = abs(cx * vy - cy * vx) / length
+    t, off, length = _along_line(d.center, a, b)
     core = cfg.face_core if _turned_alike(d, a, b, cfg) else cfg.face_core * cfg.other_shape_core
     return 0.0 < t < 1.0 and off < min(t, 1.0 - t) * length * core
 
@@ -782,14 +787,13 @@ def _edges_clear(d: Detection, corners: tuple[Detection, ...], dets: list[Detect
     """Whether no other index lies on the card's edges from d to each of `corners` (within `reach` of the
     line, between its ends): where one does, d is the next card of a fan, not the card's own copy."""
     for c in corners:
-        vx, vy = c.center[0] - d.center[0], c.center[1] - d.center[1]
-        length2 = vx * vx + vy * vy
+        if c.center == d.center:
+            continue
         for e in dets:
-            if e is d or any(e is x for x in corners) or length2 <= 0:
+            if e is d or any(e is x for x in corners):
                 continue
-            px, py = e.center[0] - d.center[0], e.center[1] - d.center[1]
-            t = (px * vx + py * vy) / length2
-            if 0.0 < t < 1.0 and abs(px * vy - py * vx) / math.sqrt(length2) <= reach:
+            t, off, _ = _along_line(e.center, d, c)
+            if 0.0 < t < 1.0 and off <= reach:
                 return False
     return True
 
@@ -1170,7 +1174,7 @@ def _edge_twins(faces: list[Detection], cfg: JoinConfig) -> list[tuple[int, int]
 
 
 def _copy_at(faces: list[Detection], k: int, v: tuple[float, float], cfg: JoinConfig) -> bool:
-    """Whether an index of k's rank like it lies at k's centre moved by v (within `step_tolerance` index sizes)."""
+    """Whether another index of k's rank lies at k's centre moved by v (within `step_tolerance` index sizes)."""
     d = faces[k]
     p = (d.center[0] + v[0], d.center[1] + v[1])
     return any(e is not d and e.cls == d.cls and math.dist(e.center, p) <= cfg.step_tolerance * d.size for e in faces)

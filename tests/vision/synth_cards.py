@@ -86,12 +86,14 @@ def column(
     return dets
 
 
-def turned_column(classes: list[str], x: float, y: float, angle: float, *, step: float = 26.0) -> list[Detection]:
+def turned_column(classes: list[str], x: float, y: float, angle: float, *, step: float = 26.0,
+                  covered: str = "tl", last: str = "both") -> list[Detection]:
     """A meld fanned along its cards' long side, the whole meld turned `angle` degrees
-    about its first card's centre (x, y): each top-left index shows, the last card whole."""
+    about its first card's centre (x, y): each covered card shows its `covered` indices (`card_corners`'s
+    `which`: the top-left one; "top" for a deck printing four), the last card its `last` ones (whole)."""
     t = math.radians(angle)
     dets: list[Detection] = []
     for k, cls in enumerate(classes):
-        which = "both" if k == len(classes) - 1 else "tl"
+        which = last if k == len(classes) - 1 else covered
         dets += card_corners(cls, x - math.sin(t) * k * step, y + math.cos(t) * k * step, angle=angle, which=which)
     return dets

@@ -776,15 +776,9 @@ def test_a_columns_last_two_naturals_above_its_wilds_are_two_cards():
 FOUR_OFF = JoinConfig(twin_degrees=0.0, four_index_fit=0.0)
 
 
-def four_index_column(cls: str, n: int, x: float, y: float, angle: float, step: float = 26.0) -> list[Detection]:
-    """A meld of a four-index deck fanned along its cards, turned `angle` degrees about its first card's
-    centre: each covered card shows its top edge's two indices, the last card all four."""
-    t = math.radians(angle)
-    dets: list[Detection] = []
-    for k in range(n):
-        which = "all" if k == n - 1 else "top"
-        dets += card_corners(cls, x - math.sin(t) * k * step, y + math.cos(t) * k * step, angle=angle, which=which)
-    return dets
+def four_index_column(cls: str, n: int, x: float, y: float, angle: float) -> list[Detection]:
+    """A meld of a four-index deck: each covered card shows its top edge's two indices, the last card all four."""
+    return turned_column([cls] * n, x, y, angle, covered="top", last="all")
 
 
 @pytest.mark.parametrize("angle", range(0, 360, 15))

@@ -51,8 +51,9 @@ def test_real_corner_labels_join_into_the_right_card_counts(real_photos, subset,
         pytest.skip(f"{folder} missing")
     rate, total = _rates(folder)
     assert total > 0
-    # measured 0.870 (381/438) and 0.513 (20/39) on 2026-11-29 (0.590 in an earlier session). Close-ups are taken a hand's
-    # width from the card (the two corners differ in shape by perspective);
-    # table-webcam photos are stretched to 640x640 and overlap at random, which
-    # bends the card geometry the joiner relies on.
+    # measured 0.870 (381/438) and 0.513 (20/39) on 2026-11-29 (0.590 in an
+    # earlier session). Close-ups are taken a hand's width from the card (the
+    # two corners differ in shape by perspective); table-webcam photos are
+    # stretched to 640x640 and overlap at random, which bends the card
+    # geometry the joiner relies on.
     assert rate >= floor
