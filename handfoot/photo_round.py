@@ -35,7 +35,8 @@ from scoring.melds import kind_of
 from scoring.model import ERROR, WARNING, Finding, RoundResult, SideResult, SideRound
 from scoring.rules import Rules
 from vision.corners import HAND_PHOTO, join_corners
-from vision.detection import Card, Detection
+from vision.detection import Card, Detection, Reading
+from vision.gaps import lines_filled
 from vision.imageio import check_image, load_image
 from vision.ink import THREES, recolour_foot_wilds, recolour_threes
 from vision.joker_groups import shipped_joker_grouper
@@ -43,7 +44,7 @@ from vision.layout import LeftoverLayout, TableLayout, layout_leftover, layout_t
 from vision.small_jokers import drop_small_jokers
 from vision.wild_reader import HAND_THREE_ODDS, shipped_reader
 
-DetectFn = Callable[[np.ndarray], list[Detection]]
+DetectFn = Callable[[np.ndarray], list[Detection] | Reading]  # a Reading keeps unsure boxes apart
 
 TABLE = "table"
 LEFTOVER = "leftover"
@@ -185,11 +186,21 @@ def name_wilds(image: np.ndarray, detections: list[Detection], family: str, wild
 def read_photo(path: Path, role: str, side: str, detect: DetectFn, family: str = "standard",
                wilds: bool = True, jokers: bool = True) -> PhotoCards:
     """Load a photo (EXIF honoured), detect corners, name wilds (`name_wilds`) and join them into cards
-    (`join_for`, jokers grouped again where `jokers`)."""
+    (`join_for`, jokers grouped again where `jokers`). On a table photo the detector's unsure boxes
+    that its lines of indices call for are taken too (`vision/gaps.py`)."""
     image = load_image(path)
-    detections = name_wilds(image, detect(image), family, wilds, hands=role == LEFTOVER)
+    found = detect(image)
+    taken: list[Detection] = []
+    if isinstance(found, Reading):
+        taken = lines_filled(found.sure, found.unsure) if role == TABLE else []
+        found = found.sure + taken
+    detections = name_wilds(image, found, family, wilds, hands=role == LEFTOVER)
     height, width = image.shape[:2]
-    return PhotoCards(Path(path), role, side, width, height, join_for(role, detections, jokers))
+    photo = PhotoCards(Path(path), role, side, width, height, join_for(role, detections, jokers))
+    if taken:
+        photo.notes.append(f"{len(taken)} unsure {'index' if len(taken) == 1 else 'indices'} taken where a column's "
+                           "even spacing calls for a card (under the detector's threshold): check them on the picture")
+    return photo
 
 
 # ---------------------------------------------------------------- sides

@@ -19,7 +19,7 @@ from pathlib import Path
 from handfoot.photo_round import SideInput, read_side_photos, score_photo_round
 from handfoot.roundfile import RoundSpec, load_round
 from scoring.engine import score_round
-from vision.detection import Detection
+from vision.detection import Detection, Reading
 
 
 @dataclass
@@ -127,26 +127,35 @@ class DetectionCache:
     def _file(self) -> Path:
         return self.folder / f"{self.path.parent.name}--{self.path.stem}.json"
 
-    def detect(self, image) -> list[Detection]:
+    def detect(self, image) -> Reading:
         file = self._file()
         if file.is_file():
             try:
                 data = json.loads(file.read_text())
                 if data.get("key") == self.key:
                     self.hits += 1
-                    return [Detection(d["cls"], float(d["conf"]), tuple(d["box"])) for d in data["detections"]]
+                    return Reading(_detections(data["detections"]), _detections(data.get("unsure", [])))
             except (ValueError, KeyError, TypeError):
                 pass  # a damaged file is detected again and written over
         if self._detect is None:
             self._detect = self.detect_factory()
-        dets = self._detect(image)
+        found = self._detect(image)
+        if not isinstance(found, Reading):
+            found = Reading(list(found))
         self.misses += 1
         self.folder.mkdir(parents=True, exist_ok=True)
         tmp = file.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"key": self.key, "detections": [
-            {"cls": d.cls, "conf": d.conf, "box": list(d.box)} for d in dets]}))
+        tmp.write_text(json.dumps({"key": self.key, "detections": _as_json(found.sure), "unsure": _as_json(found.unsure)}))
         tmp.replace(file)
-        return dets
+        return found
+
+
+def _detections(rows: list[dict]) -> list[Detection]:
+    return [Detection(d["cls"], float(d["conf"]), tuple(d["box"])) for d in rows]
+
+
+def _as_json(dets: list[Detection]) -> list[dict]:
+    return [{"cls": d.cls, "conf": d.conf, "box": list(d.box)} for d in dets]
 
 
 def check_round(spec: RoundSpec, detect_factory: Callable, progress: Callable | None = None,

@@ -42,6 +42,14 @@ class Detection:
         return max(x2 - x1, y2 - y1)
 
 
+@dataclass
+class Reading:
+    """A photo's detections: the sure boxes, and apart from them the unsure ones (`vision/detector.py`)."""
+
+    sure: list[Detection]
+    unsure: list[Detection] = field(default_factory=list)
+
+
 @dataclass(frozen=True)
 class Card:
     """One physical card: the corner detections that belong to it."""

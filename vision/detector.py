@@ -25,6 +25,9 @@ stays where its mean confidence over all of them (none where a reading
 missed it) reaches `fused_conf` (`fuse_readings`). Each reading keeps boxes down
 to `READING_CONF`, so a box no reading is sure of can still add up. Last, a
 3 whose ink is clearly red or black is named by its ink (`vision/ink.py`).
+`Detector.read` also returns, apart, the boxes whose mean reaches only
+`unsure_conf`: the photo path takes those a table's lines of indices call
+for (`vision/gaps.py`).
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from pathlib import Path
 import numpy as np
 
 from scoring.classes import CLASS_NAMES
-from vision.detection import Detection, box_iou, nms_merge
+from vision.detection import Detection, Reading, box_iou, nms_merge
 from vision.errors import ModelError
 from vision.ink import recolour_threes
 
@@ -63,6 +66,7 @@ class InferenceConfig:
     ink_threes: bool = True  # a 3 whose ink is clearly red or black is named by it (vision/ink.py)
     turns: tuple[int, ...] = (180, 90)  # read the photo turned clockwise by each of these degrees as well, and keep the boxes the readings' mean confidence carries (() reads it once)
     fused_conf: float = 0.25  # with turns: the mean confidence over the readings a box needs (dev rounds, three readings: 0.25 scored 722 of 1,004 sides exactly, 0.3 713, 0.2 718)
+    unsure_conf: float | None = 0.1  # with turns: boxes whose mean reaches this but not fused_conf are returned apart, as unsure (`Detector.read`; None: none)
     device: str = "cpu"
 
     @property
@@ -71,8 +75,15 @@ class InferenceConfig:
         return self.fused_conf if self.turns else self.conf
 
     def keeping(self, conf: float) -> InferenceConfig:
-        """This config keeping boxes down to `conf`, however many readings it takes."""
-        return replace(self, conf=conf, fused_conf=conf)
+        """This config keeping boxes down to `conf`, however many readings it takes (none kept apart as unsure)."""
+        return replace(self, conf=conf, fused_conf=conf, unsure_conf=None)
+
+    @property
+    def unsure_from(self) -> float | None:
+        """The confidence an unsure box has at least, or None when none are kept (one reading, or none asked for)."""
+        if not self.turns or self.unsure_conf is None or self.unsure_conf >= self.fused_conf:
+            return None
+        return self.unsure_conf
 
 
 # With `turns`, each reading keeps boxes down to this confidence (or `fused_conf`, if lower): their mean decides.
@@ -192,18 +203,27 @@ class Detector:
 
     def detect(self, image: np.ndarray) -> list[Detection]:
         """Detect corner indices in a BGR image; boxes are in that image's pixels."""
+        return self.read(image).sure
+
+    def read(self, image: np.ndarray) -> Reading:
+        """Detect corner indices in a BGR image, and keep apart the unsure boxes (`InferenceConfig.unsure_conf`)."""
         if image is None or image.size == 0:
-            return []
+            return Reading([])
         cfg = self.config
         dets = self._reading(image)
+        unsure: list[Detection] = []
         if cfg.turns:
             height, width = image.shape[:2]
             readings = [dets] + [[turned_back(d, degrees, width, height) for d in self._reading(turned(image, degrees))]
                                  for degrees in cfg.turns]
-            dets = fuse_readings(readings, cfg.fused_conf, cfg.iou)
+            floor = cfg.unsure_from
+            dets = fuse_readings(readings, cfg.fused_conf if floor is None else floor, cfg.iou)
         if cfg.ink_threes:  # read at full resolution
             dets = recolour_threes(image, dets, iou=cfg.iou)
-        return dets
+        if cfg.turns:
+            unsure = [d for d in dets if d.conf < cfg.fused_conf]
+            dets = [d for d in dets if d.conf >= cfg.fused_conf]
+        return Reading(dets, unsure)
 
     def _reading(self, image: np.ndarray) -> list[Detection]:
         """One reading of a BGR image (scaled to the working size, read again enlarged or shrunk where its
@@ -248,7 +268,7 @@ class Detector:
 
     def _predict(self, crops: list[np.ndarray], origins: list[tuple[int, int]], imgsz: int) -> list[Detection]:
         cfg = self.config
-        conf = min(cfg.conf, cfg.fused_conf, READING_CONF) if cfg.turns else cfg.conf
+        conf = min(cfg.conf, cfg.fused_conf, cfg.unsure_from or 1.0, READING_CONF) if cfg.turns else cfg.conf
         results = self.model.predict(crops, imgsz=imgsz, conf=conf, iou=cfg.iou, device=cfg.device, verbose=False)
         out: list[Detection] = []
         for (ox, oy), res in zip(origins, results):

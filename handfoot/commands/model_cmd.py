@@ -143,7 +143,7 @@ def _detector(model: Path | None, conf: float | None, cache: Path | None, turned
 
     def factory():
         try:
-            return load_detector(model, config).detect
+            return load_detector(model, config).read
         except VisionError as exc:
             raise UserError(str(exc)) from exc
 

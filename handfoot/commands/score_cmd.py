@@ -71,7 +71,7 @@ def detector_factory(model: Path | None, quick: bool = False) -> Callable[[], De
 
         config = detector.InferenceConfig(turns=()) if quick else None
         try:
-            return detector.load_detector(model, config).detect
+            return detector.load_detector(model, config).read  # unsure boxes apart (vision/gaps.py)
         except ModelError as exc:
             raise UserError(str(exc)) from exc
 

@@ -271,15 +271,18 @@ def test_a_photo_is_read_turned_half_round_too_and_its_boxes_come_back_in_place(
 
 
 class _CentreModel:
-    """Sees one unsure 7 at the centre of whatever it is shown, however the photo is turned."""
+    """Sees one unsure 7 (or `cls`, at `sure`) at the centre of whatever it is shown, however the photo is turned."""
 
     names = {i: n for i, n in enumerate(CLASS_NAMES)}
+
+    def __init__(self, cls: str = "7", sure: float = 0.28) -> None:
+        self.cls, self.sure = cls, sure
 
     def predict(self, crops, imgsz, conf, **_):
         rows = []
         for crop in crops:
             h, w = crop.shape[:2]
-            box = [w / 2 - 10, h / 2 - 10, w / 2 + 10, h / 2 + 10, 0.28, CLASS_NAMES.index("7")]
+            box = [w / 2 - 10, h / 2 - 10, w / 2 + 10, h / 2 + 10, self.sure, CLASS_NAMES.index(self.cls)]
             rows.append(_Result([box] if box[4] >= conf else []))
         return rows
 
@@ -293,3 +296,16 @@ def test_a_box_every_reading_finds_unsurely_is_kept_unless_a_threshold_is_asked_
     assert Detector(_CentreModel(), replace(product, turns=())).detect(photo) == []  # one reading: under 0.3
     assert Detector(_CentreModel(), product.keeping(0.3)).detect(photo) == []  # --conf 0.3 holds for the fused box
     assert product.kept_conf == 0.25 and product.keeping(0.01).kept_conf == 0.01
+
+
+def test_a_box_the_readings_find_under_the_threshold_comes_back_apart_as_unsure():
+    photo = np.zeros((400, 600, 3), np.uint8)
+    product = InferenceConfig(coarse_scale=None, ink_threes=False, index_target=None)
+    reading = Detector(_CentreModel("JOKER", 0.15), product).read(photo)
+    assert reading.sure == [] and [d.cls for d in reading.unsure] == ["JOKER"]
+    assert reading.unsure[0].conf == pytest.approx(0.15)
+    assert Detector(_CentreModel("JOKER", 0.15), product).detect(photo) == []  # detect gives the sure boxes only
+    assert Detector(_CentreModel("JOKER", 0.05), product).read(photo).unsure == []  # under unsure_conf
+    assert Detector(_CentreModel("JOKER", 0.15), product.keeping(0.25)).read(photo).unsure == []  # --conf: no unsure
+    sure = Detector(_CentreModel("JOKER", 0.28), product).read(photo)
+    assert [d.cls for d in sure.sure] == ["JOKER"] and sure.unsure == []
