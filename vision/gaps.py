@@ -56,7 +56,7 @@ def _fills_gap(at: np.ndarray, centres: np.ndarray, index: float, tolerance: flo
         step = float(np.linalg.norm(span)) / 2
         if not low * index <= step <= high * index:
             continue
-        ahead = span / (2 * step) * step
+        ahead = span / 2  # one step along the line
         if _near(centres, centres[j] + ahead, tolerance * index) or _near(centres, centres[i] - ahead, tolerance * index):
             return True
     return False
