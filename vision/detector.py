@@ -79,10 +79,11 @@ class InferenceConfig:
         return replace(self, conf=conf, fused_conf=conf, unsure_conf=None)
 
     @property
-    def unsure_from(self) -> float | None:
-        """The confidence an unsure box has at least, or None when none are kept (one reading, or none asked for)."""
-        if not self.turns or self.unsure_conf is None or self.unsure_conf >= self.fused_conf:
-            return None
+    def fused_floor(self) -> float:
+        """With turns, the mean confidence a fused box needs to come back at all: `unsure_conf` where unsure
+        boxes are kept apart (under `fused_conf`), else `fused_conf`."""
+        if self.unsure_conf is None or self.unsure_conf >= self.fused_conf:
+            return self.fused_conf
         return self.unsure_conf
 
 
@@ -216,8 +217,7 @@ class Detector:
             height, width = image.shape[:2]
             readings = [dets] + [[turned_back(d, degrees, width, height) for d in self._reading(turned(image, degrees))]
                                  for degrees in cfg.turns]
-            floor = cfg.unsure_from
-            dets = fuse_readings(readings, cfg.fused_conf if floor is None else floor, cfg.iou)
+            dets = fuse_readings(readings, cfg.fused_floor, cfg.iou)
         if cfg.ink_threes:  # read at full resolution
             dets = recolour_threes(image, dets, iou=cfg.iou)
         if cfg.turns:
@@ -268,7 +268,7 @@ class Detector:
 
     def _predict(self, crops: list[np.ndarray], origins: list[tuple[int, int]], imgsz: int) -> list[Detection]:
         cfg = self.config
-        conf = min(cfg.conf, cfg.fused_conf, cfg.unsure_from or 1.0, READING_CONF) if cfg.turns else cfg.conf
+        conf = min(cfg.conf, cfg.fused_floor, READING_CONF) if cfg.turns else cfg.conf
         results = self.model.predict(crops, imgsz=imgsz, conf=conf, iou=cfg.iou, device=cfg.device, verbose=False)
         out: list[Detection] = []
         for (ox, oy), res in zip(origins, results):

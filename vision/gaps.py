@@ -25,21 +25,16 @@ caller uses this for table photos only.
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections.abc import Sequence
 
 import numpy as np
 
 from vision.detection import Detection
+from vision.small_jokers import box_side
 
 TOLERANCE = 0.35  # index sizes: how near a box must lie to where the line puts an index
 STEP_RANGE = (0.8, 4.0)  # index sizes: the fan steps taken for a column's
-
-
-def _size(det: Detection) -> float:
-    x1, y1, x2, y2 = det.box
-    return math.sqrt(max(0.0, x2 - x1) * max(0.0, y2 - y1))
 
 
 def _near(points: np.ndarray, where: np.ndarray, reach: float) -> bool:
@@ -82,7 +77,7 @@ def lines_filled(sure: Sequence[Detection], unsure: Sequence[Detection], toleran
     """The `unsure` boxes lying where a line of evenly spaced `sure` indices puts one (see the module's text)."""
     if len(sure) < 3 or not unsure:
         return []
-    index = statistics.median(_size(d) for d in sure)
+    index = statistics.median(box_side(d) for d in sure)
     if index <= 0:
         return []
     centres = np.array([d.center for d in sure], dtype=float)
