@@ -4,8 +4,8 @@ The detector misses some indices outright: its three readings' mean
 confidence stays under the threshold (`InferenceConfig.fused_conf`), most
 often on blurred photos and on designs it reads badly (jokers above all).
 Taking every box down to a lower threshold finds many of them but brings
-as many false ones (development rounds read no better at any lower
-threshold: the thirty-third session's notes in models/README.md).
+as many false ones (development rounds read no better at the lower
+thresholds tried: the thirty-third session's notes in models/README.md).
 
 A meld column on the table is a line of indices one fan step apart. An
 unsure box (`InferenceConfig.unsure_conf` and over) is taken as an index
