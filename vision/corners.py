@@ -158,6 +158,8 @@ class JoinConfig:
     # the diagonal of one of the cards joined nearest it (None: no check) ...
     diagonal_neighbours: int = 4  # ... of this many (at least 2) ...
     diagonal_agree: float = 0.25  # ... when their own diagonals agree this well (cards laid in melds)
+    loose_agree: float = 0.45  # neighbours agreeing only this well (cards laid a little askew) still veto ...
+    loose_match: float = 0.45  # ... a pair this far off (a share of length) from every one of their diagonals
     step_span: float = 0.85  # ... all of them, or all but one shorter than this share of the rest (a fan step)
     row_degrees: float = 25.0  # a pair of threes runs at most this far off those diagonals' direction
     edge_degrees: float = 15.0  # tables: two lone joker boxes this near square to the local fan (0: off) ...
@@ -662,8 +664,12 @@ def _unlike_neighbours(a: Detection, b: Detection, diagonals: list[_Diagonal], c
     matching neighbour is enough: a photo's prior pass also joins some fan
     steps, and their short spans must not veto real cards. Where the
     neighbours disagree among themselves (cards strewn at every angle, not
-    laid in melds) nothing is vetoed; one much shorter than the others
-    (such a fan step) does not count as disagreeing.
+    laid in melds) nothing is vetoed, unless they are only a little askew
+    (within `loose_agree` of each other) and the pair is far (`loose_match`)
+    from every one of them: two lone jokers of neighbouring columns a card's
+    length apart, beside whole cards laid with a few degrees' play; one
+    much shorter than the others (such a fan step) does not count as
+    disagreeing.
 
     Threes lie in a row of their own, side by side, and may come from
     another design of the deck mix (another card size): such a pair is held
@@ -680,11 +686,14 @@ def _unlike_neighbours(a: Detection, b: Detection, diagonals: list[_Diagonal], c
     near = sorted(others, key=lambda mv: math.dist(mv[0], mid))[: cfg.diagonal_neighbours]
     if len(near) < 2:
         return False  # one card shows no layout
+    off = min(_diagonal_off(span, r) for _, r in near)
     if not _laid_alike([r for _, r in near], cfg):
-        return False  # neighbours turned every way (cards strewn, not laid in melds): no layout to hold it to
+        # neighbours turned every way (cards strewn, not laid in melds): no layout to hold it to, unless they
+        # are only a little askew and the pair spans nothing like any of them
+        return not rowed and off > cfg.loose_match and _agree([r for _, r in near], cfg.loose_agree)
     if rowed:
         return min(_line_degrees(span, r) for _, r in near) > cfg.row_degrees
-    return min(_diagonal_off(span, r) for _, r in near) > cfg.diagonal_match
+    return off > cfg.diagonal_match
 
 
 def _other_corners(a: Detection, b: Detection, long_dir: float) -> tuple[tuple[float, float], ...]:
