@@ -686,14 +686,16 @@ def _unlike_neighbours(a: Detection, b: Detection, diagonals: list[_Diagonal], c
     near = sorted(others, key=lambda mv: math.dist(mv[0], mid))[: cfg.diagonal_neighbours]
     if len(near) < 2:
         return False  # one card shows no layout
-    off = min(_diagonal_off(span, r) for _, r in near)
-    if not _laid_alike([r for _, r in near], cfg):
-        # neighbours turned every way (cards strewn, not laid in melds): no layout to hold it to, unless they
-        # are only a little askew and the pair spans nothing like any of them
-        return not rowed and off > cfg.loose_match and _agree([r for _, r in near], cfg.loose_agree)
+    diagonals_near = [r for _, r in near]
+    alike = _laid_alike(diagonals_near, cfg)
     if rowed:
-        return min(_line_degrees(span, r) for _, r in near) > cfg.row_degrees
-    return off > cfg.diagonal_match
+        return alike and min(_line_degrees(span, r) for r in diagonals_near) > cfg.row_degrees
+    off = min(_diagonal_off(span, r) for r in diagonals_near)
+    if alike:
+        return off > cfg.diagonal_match
+    # neighbours turned every way (cards strewn, not laid in melds): no layout to hold it to, unless they are
+    # only a little askew and the pair spans nothing like any of them
+    return off > cfg.loose_match and _agree(diagonals_near, cfg.loose_agree)
 
 
 def _other_corners(a: Detection, b: Detection, long_dir: float) -> tuple[tuple[float, float], ...]:

@@ -503,6 +503,7 @@ def test_wilds_across_columns_stay_apart_when_one_neighbour_is_a_fan_step():
     cards = join_corners(_dets(WILDS_ACROSS_COLUMNS_BESIDE_A_STEP))
     assert counts(cards) == Counter({"8": 9, "9": 7, "WILD50": 5, "10": 5, "4": 3, "WILD20": 2})
 
+
 # A generated table photo (`dev11` round 136, side 3, labelled corners): a joker
 # fanned in the 7s' column and one in the 9s' each show one corner, a card's
 # length apart across the columns. The four whole cards nearest them lie a
