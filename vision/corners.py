@@ -119,6 +119,8 @@ class JoinConfig:
     adapted_max_cost: float = 0.65  # the same once the photo's own pairs gave the expected ratio
     clear_aspect: float = 1.4  # box h/w (or w/h) from which orientation is trusted
     max_aspect_ratio: float = 1.6  # the two corners of a card are boxes of one shape
+    joker_direction: bool = True  # a joker pair's line must suit its boxes' shape too (hands: not; a joker's
+    # word runs down or across its card as the deck prints it, and a hand fans its cards every way)
     adapt: bool = True  # re-estimate diagonal_ratio from this photo's pairs
     adapt_min_pairs: int = 2
     mode_gap: float = 1.1  # runs of sorted pair ratios this near each other (factor), longer than the median,
@@ -160,6 +162,10 @@ class JoinConfig:
     diagonal_agree: float = 0.25  # ... when their own diagonals agree this well (cards laid in melds)
     loose_agree: float = 0.45  # neighbours agreeing only this well (cards laid a little askew) still veto ...
     loose_match: float = 0.45  # ... a pair this far off (a share of length) from every one of their diagonals
+    line_agree: float = 15.0  # degrees: neighbours, or the naturals nearest (wilds and threes aside), three or
+    # more, whose diagonals all run this alike, however long (a photo taken at a slant draws near cards
+    # larger), veto ...
+    line_match: float = 15.0  # ... a pair running this far off their direction (0: off)
     step_span: float = 0.85  # ... all of them, or all but one shorter than this share of the rest (a fan step)
     row_degrees: float = 25.0  # a pair of threes runs at most this far off those diagonals' direction
     edge_degrees: float = 15.0  # tables: two lone joker boxes this near square to the local fan (0: off) ...
@@ -173,7 +179,7 @@ class JoinConfig:
     # indices of its rank at its other two corners as its own (0: off)
 
 
-HAND_PHOTO = JoinConfig(hand_fans=True)  # the tolerances for a photo of hands (leftover cards)
+HAND_PHOTO = JoinConfig(hand_fans=True, joker_direction=False)  # the tolerances for a photo of hands (leftover cards)
 
 
 def _share_inside(inner: tuple[float, ...], outer: tuple[float, ...]) -> float:
@@ -268,7 +274,7 @@ def _alike(d: Detection, a: Detection, b: Detection, tol: float = 0.25) -> bool:
 
 
 def _is_fan_step(a: Detection, b: Detection, others: list[Detection], tol: float, any_rank_beyond: bool,
-                 own_marks: frozenset[int] = frozenset()) -> bool:
+                 own_marks: frozenset[int] = frozenset(), four_marked: bool = False) -> bool:
     """True when a-b looks like steps of a fan, not the diagonal of one card: another
     index lies on the segment between them, or one more step beyond either end
     (in a hand, any index like them; on a table, where melds lie in a grid and
@@ -277,7 +283,10 @@ def _is_fan_step(a: Detection, b: Detection, others: list[Detection], tol: float
 
     The segment between a card's two corners runs over that card's own face,
     so no other index shows on it when both of its corners do (detections
-    whose id is in `own_marks` may be marks printed on that face).
+    whose id is in `own_marks` may be marks printed on that face). A joker
+    pair `four_marked` (its own marks at its other two corners) is a card
+    whatever joker box lies one step beyond it: another joker's mark, laid
+    so by chance in the next column.
     """
     ax, ay = a.center
     bx, by = b.center
@@ -297,7 +306,8 @@ def _is_fan_step(a: Detection, b: Detection, others: list[Detection], tol: float
             px, py = ax + t * vx, ay + t * vy
             if (cx - px) ** 2 + (cy - py) ** 2 <= tol * tol:
                 return True
-        if same_rank or (alike and any_rank_beyond) or d.cls in FREE_SHAPE:
+        if (same_rank or (alike and any_rank_beyond) or d.cls in FREE_SHAPE) and not (
+                four_marked and d.cls in FREE_SHAPE):
             for px, py in probes:
                 if (cx - px) ** 2 + (cy - py) ** 2 <= tol * tol:
                     return True
@@ -669,7 +679,12 @@ def _unlike_neighbours(a: Detection, b: Detection, diagonals: list[_Diagonal], c
     from every one of them: two lone jokers of neighbouring columns a card's
     length apart, beside whole cards laid with a few degrees' play; one
     much shorter than the others (such a fan step) does not count as
-    disagreeing.
+    disagreeing. Nor are neighbours that differ in length alone: a table
+    photographed at a slant draws the nearer cards larger, but their
+    diagonals still run one way (`line_agree`), and a pair running well off
+    it (`line_match`) spans none of them. The naturals nearest are asked
+    too, wilds and threes aside: a wrongly joined wild pair, or a three of
+    another design, among the four nearest cards.
 
     Threes lie in a row of their own, side by side, and may come from
     another design of the deck mix (another card size): such a pair is held
@@ -682,11 +697,11 @@ def _unlike_neighbours(a: Detection, b: Detection, diagonals: list[_Diagonal], c
     if cfg.diagonal_match is None or not (rowed or a.cls in WANDERING) or len(diagonals) < cfg.adapt_min_pairs:
         return False
     mid, span = _span(a, b)
-    others = [(m, v) for m, v, cls in diagonals if math.dist(m, mid) > 1e-6 and not (rowed and cls in ROWED)]
-    near = sorted(others, key=lambda mv: math.dist(mv[0], mid))[: cfg.diagonal_neighbours]
+    others = [d for d in diagonals if math.dist(d[0], mid) > 1e-6 and not (rowed and d[2] in ROWED)]
+    near = sorted(others, key=lambda d: math.dist(d[0], mid))[: cfg.diagonal_neighbours]
     if len(near) < 2:
         return False  # one card shows no layout
-    diagonals_near = [r for _, r in near]
+    diagonals_near = [r for _, r, _ in near]
     alike = _laid_alike(diagonals_near, cfg)
     if rowed:
         return alike and min(_line_degrees(span, r) for r in diagonals_near) > cfg.row_degrees
@@ -694,8 +709,20 @@ def _unlike_neighbours(a: Detection, b: Detection, diagonals: list[_Diagonal], c
     if alike:
         return off > cfg.diagonal_match
     # neighbours turned every way (cards strewn, not laid in melds): no layout to hold it to, unless they are
-    # only a little askew and the pair spans nothing like any of them
-    return off > cfg.loose_match and _agree(diagonals_near, cfg.loose_agree)
+    # only a little askew, or differ in length alone, and the pair spans nothing like any of them
+    if off > cfg.loose_match and _agree(diagonals_near, cfg.loose_agree):
+        return True
+    naturals = sorted((d for d in others if d[2] not in WANDERING and d[2] not in ROWED),
+                      key=lambda d: math.dist(d[0], mid))[: cfg.diagonal_neighbours]
+    return cfg.line_match > 0 and (_off_their_line(span, diagonals_near, cfg)
+                                   or _off_their_line(span, [r for _, r, _ in naturals], cfg))
+
+
+def _off_their_line(span: tuple[float, float], diagonals: list[tuple[float, float]], cfg: JoinConfig) -> bool:
+    """True when three or more diagonals run within `line_agree` degrees of each other and the span runs
+    more than `line_match` off every one of them."""
+    return len(diagonals) >= 3 and all(_line_degrees(r, q) <= cfg.line_agree for r in diagonals for q in diagonals) \
+        and min(_line_degrees(span, r) for r in diagonals) > cfg.line_match
 
 
 def _other_corners(a: Detection, b: Detection, long_dir: float) -> tuple[tuple[float, float], ...]:
@@ -858,7 +885,7 @@ def _candidate_pairs(
             ra, rb = _aspect(a), _aspect(b)
             if max(ra, rb) / min(ra, rb) > cfg.max_aspect_ratio:
                 continue
-            if not _direction_ok(a, b, cfg.clear_aspect):
+            if (cfg.joker_direction or a.cls not in FREE_SHAPE) and not _direction_ok(a, b, cfg.clear_aspect):
                 continue
             (ca, sa_, na), (cb, sb_, nb) = axes[i], axes[j]
             around = (ca + cb, sa_ + sb_, na + nb)  # the fans near either corner
@@ -869,7 +896,9 @@ def _candidate_pairs(
                 continue
             axis = _steady_axis(around)
             own = _own_marks(raw, dets, i, j, axis, cfg, _ratio_misfit(ratio, expected))
-            if _is_fan_step(a, b, dets, cfg.step_tolerance * size, cfg.hand_fans, own):
+            corners = _four_marks(raw, dets, i, j, own, cfg.step_tolerance * size) if own else None
+            if _is_fan_step(a, b, dets, cfg.step_tolerance * size, cfg.hand_fans, own,
+                            bool(corners) and a.cls in FREE_SHAPE):
                 continue
             if cfg.hand_fans and _hand_fan_step(a, b, dets, cfg):
                 continue
@@ -881,7 +910,6 @@ def _candidate_pairs(
             if diagonals and not cfg.hand_fans and _unlike_neighbours(a, b, diagonals, cfg):
                 continue
             if not _index_on_face(a, b, dets, axis, cfg, own):
-                corners = _four_marks(raw, dets, i, j, own, cfg.step_tolerance * size)
                 if corners:  # all four marks of a joker that prints them so: nothing fits better
                     pairs.append(_Pair(cost - cfg.four_marks_bonus, ratio, i, j, corners))
                 else:

@@ -532,8 +532,106 @@ LONE_JOKERS_BESIDE_ASKEW_CARDS = [
 def test_lone_jokers_of_neighbouring_columns_stay_apart_beside_cards_laid_a_little_askew():
     truth = Counter({"A": 7, "2": 4, "7": 4, "JOKER": 3, "9": 7, "10": 10, "8": 4})
     assert counts(join_corners(_dets(LONE_JOKERS_BESIDE_ASKEW_CARDS))) == truth
-    strict = replace(JoinConfig(), loose_agree=0.0)  # only cards laid alike hold a wild's pair to their diagonals
+    strict = replace(JoinConfig(), loose_agree=0.0, line_match=0.0)  # only cards laid alike hold a wild's pair
     assert counts(join_corners(_dets(LONE_JOKERS_BESIDE_ASKEW_CARDS), strict))["JOKER"] == 2
+
+
+# A table photographed at a slant (`dev11` round 148, side 3, labelled corners):
+# cards nearer the camera are drawn larger, so the four whole cards nearest two
+# lone jokers differ in length (the longest diagonal 1.6 times the shortest)
+# though their diagonals run within 5 degrees of one another. The joker at the
+# top of the 9s' column and the one fanned in the Qs' column lie about one large
+# card apart, but 21 degrees or more off that direction: two jokers.
+SLANTED_TABLE_LONE_JOKERS = [
+    ('A', (40, 189, 52, 220)), ('A', (46, 232, 56, 263)), ('A', (46, 279, 56, 309)), ('A', (46, 323, 56, 354)),
+    ('A', (45, 369, 56, 399)), ('A', (46, 407, 57, 437)), ('A', (48, 445, 59, 474)), ('A', (50, 483, 60, 513)),
+    ('A', (95, 603, 106, 633)), ('A', (51, 523, 61, 551)), ('4', (143, 184, 156, 218)), ('4', (144, 231, 156, 265)),
+    ('4', (145, 280, 157, 313)), ('4', (145, 326, 157, 358)), ('4', (150, 367, 161, 398)),
+    ('4', (149, 411, 160, 442)), ('4', (152, 457, 163, 488)), ('4', (153, 497, 164, 528)),
+    ('4', (153, 541, 165, 571)), ('4', (208, 625, 220, 655)), ('8', (251, 174, 264, 211)),
+    ('8', (254, 231, 267, 267)), ('8', (253, 277, 265, 311)), ('8', (255, 326, 267, 361)),
+    ('8', (257, 374, 270, 408)), ('8', (255, 424, 268, 457)), ('8', (257, 471, 270, 504)),
+    ('8', (256, 517, 268, 549)), ('8', (316, 607, 329, 640)), ('5', (367, 156, 382, 195)),
+    ('5', (365, 235, 379, 272)), ('5', (365, 309, 380, 346)), ('5', (364, 386, 379, 422)),
+    ('5', (360, 466, 375, 501)), ('5', (362, 542, 377, 576)), ('5', (359, 610, 373, 644)),
+    ('2', (359, 680, 372, 713)), ('JOKER', (421, 824, 431, 880)), ('JOKER', (358, 750, 366, 805)),
+    ('9', (537, 144, 558, 186)), ('9', (528, 235, 547, 276)), ('9', (522, 321, 542, 361)),
+    ('9', (514, 405, 533, 444)), ('JOKER', (505, 490, 522, 556)), ('JOKER', (500, 566, 516, 630)),
+    ('9', (492, 642, 509, 678)), ('JOKER', (484, 713, 501, 772)), ('JOKER', (549, 798, 567, 858)),
+    ('Q', (710, 113, 735, 164)), ('Q', (700, 219, 721, 269)), ('2', (694, 321, 715, 364)),
+    ('Q', (690, 416, 712, 458)), ('Q', (686, 507, 707, 552)), ('JOKER', (680, 593, 692, 662)),
+    ('Q', (683, 671, 704, 714)), ('Q', (674, 748, 694, 791)), ('Q', (750, 860, 772, 903)),
+    ('K', (911, 100, 940, 153)), ('K', (902, 172, 930, 223)), ('K', (898, 242, 926, 291)),
+    ('K', (891, 310, 918, 358)), ('K', (888, 373, 915, 419)), ('K', (885, 437, 914, 484)),
+    ('2', (873, 502, 900, 548)), ('2', (867, 562, 892, 606)), ('2', (963, 687, 990, 732)),
+]
+
+
+def test_lone_jokers_of_a_table_photographed_at_a_slant_stay_apart():
+    truth = Counter({"A": 9, "4": 9, "8": 8, "5": 7, "Q": 6, "K": 6, "JOKER": 5, "9": 5, "2": 4})
+    assert counts(join_corners(_dets(SLANTED_TABLE_LONE_JOKERS))) == truth
+    lengths_only = replace(JoinConfig(), line_match=0.0)  # neighbours compared by their whole diagonals alone
+    assert counts(join_corners(_dets(SLANTED_TABLE_LONE_JOKERS), lengths_only))["JOKER"] == 4
+
+
+# A generated table (`dev11` round 065, side 3, labelled corners): a whole
+# `plastic` joker prints a mark in all four corners, and the joker laid lower in
+# the next column has a mark about one step of the first one's diagonal beyond
+# it, as a fan's next card would. Its own four marks say it is one card.
+FOUR_MARK_JOKER_BESIDE_ANOTHER = [
+    ('9', (513, 592, 524, 626)), ('9', (514, 550, 526, 583)), ('9', (517, 505, 528, 538)),
+    ('9', (517, 465, 529, 498)), ('9', (519, 426, 530, 458)), ('9', (520, 384, 532, 416)),
+    ('9', (518, 344, 531, 376)), ('9', (521, 304, 534, 335)), ('9', (458, 175, 472, 206)),
+    ('9', (520, 259, 534, 291)), ('5', (392, 582, 404, 614)), ('5', (393, 541, 404, 573)),
+    ('5', (394, 499, 406, 531)), ('2', (394, 458, 405, 491)), ('5', (394, 417, 406, 448)),
+    ('5', (394, 376, 406, 408)), ('5', (396, 336, 408, 367)), ('5', (394, 294, 407, 326)),
+    ('5', (333, 174, 344, 204)), ('5', (396, 252, 408, 283)), ('Q', (286, 580, 304, 617)),
+    ('Q', (287, 539, 306, 576)), ('Q', (291, 495, 310, 532)), ('JOKER', (244, 371, 259, 385)),
+    ('JOKER', (298, 472, 313, 487)), ('JOKER', (306, 376, 321, 390)), ('JOKER', (236, 467, 250, 481)),
+    ('J', (181, 571, 198, 607)), ('J', (184, 528, 200, 564)), ('J', (187, 484, 204, 520)),
+    ('J', (188, 440, 205, 476)), ('J', (191, 398, 208, 433)), ('JOKER', (195, 378, 208, 392)),
+    ('JOKER', (143, 281, 156, 294)), ('JOKER', (135, 374, 149, 388)), ('JOKER', (202, 284, 216, 297)),
+    ('8', (85, 561, 97, 591)), ('8', (88, 526, 100, 556)), ('8', (88, 487, 100, 516)), ('8', (92, 449, 105, 478)),
+    ('2', (93, 409, 106, 440)), ('2', (46, 291, 57, 321)), ('2', (98, 371, 111, 401)),
+]
+
+
+def test_a_four_mark_joker_is_one_card_though_another_jokers_mark_lies_a_step_beyond():
+    truth = Counter({"9": 9, "5": 8, "J": 5, "8": 4, "2": 3, "Q": 3, "JOKER": 2})
+    assert counts(join_corners(_dets(FOUR_MARK_JOKER_BESIDE_ANOTHER))) == truth
+
+
+# Photos of hands (`dev11` rounds 010 and 183, labelled corners): a whole
+# `anglo-modern` joker among the fanned cards shows both corners, and a fanned
+# `plastic` joker the two marks of its visible edge. A joker's box takes the
+# shape of the indices near it, which in a hand fanned round tells nothing of
+# the joker's own turn: the pair's direction is not held to it.
+WHOLE_JOKER_IN_A_HAND = [
+    ('3B', (1035, 429, 1092, 466)), ('7', (999, 517, 1050, 565)), ('A', (943, 590, 984, 645)),
+    ('K', (866, 651, 892, 704)), ('7', (774, 686, 802, 739)), ('K', (665, 694, 708, 746)),
+    ('5', (552, 671, 606, 720)), ('10', (465, 623, 533, 670)), ('J', (406, 554, 472, 585)),
+    ('4', (370, 462, 442, 488)), ('10', (371, 336, 446, 388)), ('JOKER', (420, 214, 462, 255)),
+    ('JOKER', (628, 422, 666, 458)), ('A', (504, 126, 555, 201)), ('A', (790, 276, 833, 344)),
+]
+JOKER_EDGE_IN_A_HAND = [
+    ('6', (48, 189, 73, 251)), ('JOKER', (120, 194, 150, 219)), ('JOKER', (130, 383, 161, 409)),
+    ('10', (205, 206, 238, 266)), ('J', (275, 214, 310, 280)), ('5', (359, 216, 383, 275)),
+    ('6', (431, 225, 458, 282)), ('7', (518, 230, 544, 288)), ('9', (590, 230, 615, 288)),
+    ('10', (646, 250, 684, 306)), ('2', (734, 250, 756, 309)), ('K', (802, 258, 834, 325)),
+    ('5', (877, 264, 902, 321)), ('5', (1012, 426, 1038, 485)),
+]
+
+
+@pytest.mark.parametrize("items, truth", [
+    (WHOLE_JOKER_IN_A_HAND, {"A": 2, "7": 2, "K": 2, "10": 2, "3B": 1, "5": 1, "J": 1, "4": 1, "JOKER": 1}),
+    (JOKER_EDGE_IN_A_HAND, {"6": 2, "10": 2, "5": 2, "J": 1, "7": 1, "9": 1, "2": 1, "K": 1, "JOKER": 1}),
+])
+def test_a_joker_in_a_hand_counts_once(items, truth):
+    from handfoot.photo_round import LEFTOVER, join_for  # noqa: PLC0415
+
+    assert counts(join_for(LEFTOVER, _dets(items))) == Counter(truth)
+    held = replace(HAND_PHOTO, joker_direction=True)  # a joker pair's line held to its borrowed box shape
+    assert counts(join_corners(_dets(items), held))["JOKER"] == 2
 
 
 # Melds laid sideways (a generated table photo, held-out round 097, side 1,
