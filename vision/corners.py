@@ -697,8 +697,9 @@ def _unlike_neighbours(a: Detection, b: Detection, diagonals: list[_Diagonal], c
     if cfg.diagonal_match is None or not (rowed or a.cls in WANDERING) or len(diagonals) < cfg.adapt_min_pairs:
         return False
     mid, span = _span(a, b)
-    others = [d for d in diagonals if math.dist(d[0], mid) > 1e-6 and not (rowed and d[2] in ROWED)]
-    near = sorted(others, key=lambda d: math.dist(d[0], mid))[: cfg.diagonal_neighbours]
+    others = sorted((d for d in diagonals if math.dist(d[0], mid) > 1e-6 and not (rowed and d[2] in ROWED)),
+                    key=lambda d: math.dist(d[0], mid))  # nearest first
+    near = others[: cfg.diagonal_neighbours]
     if len(near) < 2:
         return False  # one card shows no layout
     diagonals_near = [r for _, r, _ in near]
@@ -712,10 +713,10 @@ def _unlike_neighbours(a: Detection, b: Detection, diagonals: list[_Diagonal], c
     # only a little askew, or differ in length alone, and the pair spans nothing like any of them
     if off > cfg.loose_match and _agree(diagonals_near, cfg.loose_agree):
         return True
-    naturals = sorted((d for d in others if d[2] not in WANDERING and d[2] not in ROWED),
-                      key=lambda d: math.dist(d[0], mid))[: cfg.diagonal_neighbours]
-    return cfg.line_match > 0 and (_off_their_line(span, diagonals_near, cfg)
-                                   or _off_their_line(span, [r for _, r, _ in naturals], cfg))
+    if cfg.line_match <= 0:
+        return False
+    naturals = [r for _, r, cls in others if cls not in WANDERING and cls not in ROWED][: cfg.diagonal_neighbours]
+    return _off_their_line(span, diagonals_near, cfg) or _off_their_line(span, naturals, cfg)
 
 
 def _off_their_line(span: tuple[float, float], diagonals: list[tuple[float, float]], cfg: JoinConfig) -> bool:
