@@ -6,7 +6,7 @@ Each photo is scaled to 640 px on its long side, and to exactly 4000 x 3000
 (12 MP); the first photo of each size is a warm-up run and is not timed.
 `--one-reading` never reads a photo again enlarged nor turned (as `handfoot
 watch` reads its frames); `--no-turned` reads it as `score` does but never
-turned (half or quarter round); by default photos are read as `handfoot score` reads them.
+turned (half or quarter round) nor at another scale; by default photos are read as `handfoot score` reads them.
 The network runs through OpenVINO where it is installed (`vision/fast_backend.py`; HANDFOOT_BACKEND=torch
 for PyTorch). Prints JSON: {"backend", "640": {"photos", "median_ms", "shape"}, "12mp": {...}}.
 """
@@ -40,12 +40,12 @@ def main() -> None:
     parser.add_argument("--model", type=Path, default=None)
     parser.add_argument("--count", type=int, default=20)
     parser.add_argument("--one-reading", action="store_true", help="never read a photo again enlarged nor turned (the live path)")
-    parser.add_argument("--no-turned", action="store_true", help="never read a photo turned as well (half and quarter round)")
+    parser.add_argument("--no-turned", action="store_true", help="never read a photo turned as well (half and quarter round) nor at another scale")
     args = parser.parse_args()
     if args.one_reading:
-        config = InferenceConfig(index_target=None, turns=())
+        config = InferenceConfig(index_target=None).once()
     else:
-        config = InferenceConfig(turns=()) if args.no_turned else InferenceConfig()
+        config = InferenceConfig().once() if args.no_turned else InferenceConfig()
     detector = load_detector(args.model, config)
     files = sorted(p for p in args.photos.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))[: args.count]
     out = {"backend": detector.backend}

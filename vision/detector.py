@@ -17,10 +17,12 @@ reading's full-size boxes stand in for it). Likewise, where they come out large 
 `shrink_above` of `index_target`: cards photographed close up), the photo is
 read again shrunk to that height.
 
-All of that is one reading. A photo is read three times (`turns`): as it
+All of that is one reading. A photo is read four times (`turns`, `scales`): as it
 is, turned half round, where each index sits the other way up (the model
-knows both ways: a card prints its bottom index upside down), and turned a
-quarter round; the readings' boxes are matched by class and place, and a box
+knows both ways: a card prints its bottom index upside down), turned a
+quarter round, and as it is at three quarters of the first reading's scale
+(`scales`: the indices a little smaller, which the model reads otherwise);
+the readings' boxes are matched by class and place, and a box
 stays where its mean confidence over all of them (none where a reading
 missed it) reaches `fused_conf` (`fuse_readings`). Each reading keeps boxes down
 to `READING_CONF`, so a box no reading is sure of can still add up. Last, a
@@ -65,14 +67,24 @@ class InferenceConfig:
     shrink_above: float | None = 4 / 3  # share of index_target over which a photo's median index counts as large (None: never)
     ink_threes: bool = True  # a 3 whose ink is clearly red or black is named by it (vision/ink.py)
     turns: tuple[int, ...] = (180, 90)  # read the photo turned clockwise by each of these degrees as well, and keep the boxes the readings' mean confidence carries (() reads it once)
+    scales: tuple[float, ...] = (0.75,)  # read the photo as it is at each of these shares of the scale its first reading settled on as well, fused with the turns (dev11 rounds: 373 -> 378 of 494 sides exact; 0.75 and 1.33 both 382, 1.33 alone 374)
     fused_conf: float = 0.25  # with turns: the mean confidence over the readings a box needs (dev rounds, three readings: 0.25 scored 722 of 1,004 sides exactly, 0.3 713, 0.2 718)
     unsure_conf: float | None = 0.1  # with turns: boxes whose mean reaches this but not fused_conf are returned apart, as unsure (`Detector.read`; None: none)
     device: str = "cpu"
 
     @property
+    def fused(self) -> bool:
+        """Whether a photo is read more than once (`turns` or `scales`) and the readings fused."""
+        return bool(self.turns or self.scales)
+
+    def once(self) -> InferenceConfig:
+        """This config reading each photo once, as it is (no turns, no other scales)."""
+        return replace(self, turns=(), scales=())
+
+    @property
     def kept_conf(self) -> float:
         """The confidence a box the detector returns has at least."""
-        return self.fused_conf if self.turns else self.conf
+        return self.fused_conf if self.fused else self.conf
 
     def keeping(self, conf: float) -> InferenceConfig:
         """This config keeping boxes down to `conf`, however many readings it takes (none kept apart as unsure)."""
@@ -80,7 +92,7 @@ class InferenceConfig:
 
     @property
     def fused_floor(self) -> float:
-        """With turns, the mean confidence a fused box needs to come back at all: `unsure_conf` where unsure
+        """With several readings, the mean confidence a fused box needs to come back at all: `unsure_conf` where unsure
         boxes are kept apart (under `fused_conf`), else `fused_conf`."""
         if self.unsure_conf is None or self.unsure_conf >= self.fused_conf:
             return self.fused_conf
@@ -211,23 +223,24 @@ class Detector:
         if image is None or image.size == 0:
             return Reading([])
         cfg = self.config
-        dets = self._reading(image)
+        dets, scale = self._reading(image)
         unsure: list[Detection] = []
-        if cfg.turns:
+        if cfg.fused:
             height, width = image.shape[:2]
-            readings = [dets] + [[turned_back(d, degrees, width, height) for d in self._reading(turned(image, degrees))]
+            readings = [dets] + [[turned_back(d, degrees, width, height) for d in self._reading(turned(image, degrees))[0]]
                                  for degrees in cfg.turns]
+            readings += [self._read_at(image, scale * share) for share in cfg.scales]
             dets = fuse_readings(readings, cfg.fused_floor, cfg.iou)
         if cfg.ink_threes:  # read at full resolution
             dets = recolour_threes(image, dets, iou=cfg.iou)
-        if cfg.turns:
+        if cfg.fused:
             unsure = [d for d in dets if d.conf < cfg.fused_conf]
             dets = [d for d in dets if d.conf >= cfg.fused_conf]
         return Reading(dets, unsure)
 
-    def _reading(self, image: np.ndarray) -> list[Detection]:
+    def _reading(self, image: np.ndarray) -> tuple[list[Detection], float]:
         """One reading of a BGR image (scaled to the working size, read again enlarged or shrunk where its
-        indices ask for it); boxes in the image's pixels."""
+        indices ask for it): boxes in the image's pixels, and the scale they were read at."""
         cfg = self.config
         height, width = image.shape[:2]
         scale = min(1.0, cfg.max_side / max(height, width))
@@ -240,6 +253,11 @@ class Detector:
                 # the enlarged reading's half-size pass would read the first working image again
                 coarse = _unshrunk(fine, first / scale)
             dets, _ = self._read(_resized(image, scale), coarse)
+        return _unshrunk(dets, scale), scale
+
+    def _read_at(self, image: np.ndarray, scale: float) -> list[Detection]:
+        """Both passes over a BGR image scaled by `scale`; boxes in the image's pixels."""
+        dets, _ = self._read(_resized(image, scale))
         return _unshrunk(dets, scale)
 
     def _read(self, work: np.ndarray, coarse: list[Detection] | None = None) -> tuple[list[Detection], list[Detection]]:
@@ -268,7 +286,7 @@ class Detector:
 
     def _predict(self, crops: list[np.ndarray], origins: list[tuple[int, int]], imgsz: int) -> list[Detection]:
         cfg = self.config
-        conf = min(cfg.conf, cfg.fused_floor, READING_CONF) if cfg.turns else cfg.conf
+        conf = min(cfg.conf, cfg.fused_floor, READING_CONF) if cfg.fused else cfg.conf
         results = self.model.predict(crops, imgsz=imgsz, conf=conf, iou=cfg.iou, device=cfg.device, verbose=False)
         out: list[Detection] = []
         for (ox, oy), res in zip(origins, results):

@@ -59,8 +59,8 @@ def train(
         typer.echo(f"copied to {export_weights(best, export)}")
 
 
-_TURNED_HELP = ("Read each photo turned half round and a quarter round as well and keep the boxes the readings carry, "
-                "as `handfoot score` does; --no-turned reads it once, as it is.")
+_TURNED_HELP = ("Read each photo turned half round and a quarter round, and at three quarters of its scale, as well and "
+                "keep the boxes the readings carry, as `handfoot score` does; --no-turned reads it once, as it is.")
 
 
 def evaluate(
@@ -86,7 +86,7 @@ def evaluate(
     from vision.evaluate import count_report, detection_report, run_detector  # noqa: PLC0415
 
     try:
-        product = InferenceConfig() if turned else InferenceConfig(turns=())
+        product = InferenceConfig() if turned else InferenceConfig().once()
         config = product if conf is None else product.keeping(conf)
         photo_set = load_yolo_set(data, split) if data is not None else load_voc_set(voc)
         if limit:
@@ -137,7 +137,7 @@ def _detector(model: Path | None, conf: float | None, cache: Path | None, turned
 
     from handfoot.round_eval import DetectionCache  # noqa: PLC0415
 
-    config = InferenceConfig() if turned else InferenceConfig(turns=())
+    config = InferenceConfig() if turned else InferenceConfig().once()
     if conf is not None:
         config = config.keeping(conf)
 

@@ -58,8 +58,9 @@ def vision_errors() -> Iterator[None]:
         raise UserError(str(exc)) from exc
 
 
-QUICK_HELP = ("Read each photo once, as it is, not turned half and a quarter round as well: about two fifths to a half "
-              "of the time, and fewer totals come out exact (models/README.md, \"Three readings\").")
+QUICK_HELP = ("Read each photo once, as it is, not turned half and a quarter round nor at three quarters of its scale as "
+              "well: about a third of the time, and fewer totals come out exact (models/README.md, \"Three readings\" "
+              "and \"A fourth reading\").")
 
 
 def detector_factory(model: Path | None, quick: bool = False) -> Callable[[], DetectFn]:
@@ -69,7 +70,7 @@ def detector_factory(model: Path | None, quick: bool = False) -> Callable[[], De
     def make() -> DetectFn:
         from vision import detector  # noqa: PLC0415  (ultralytics only when photos are given)
 
-        config = detector.InferenceConfig(turns=()) if quick else None
+        config = detector.InferenceConfig().once() if quick else None
         try:
             return detector.load_detector(model, config).read  # unsure boxes apart (vision/gaps.py)
         except ModelError as exc:

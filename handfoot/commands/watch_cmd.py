@@ -29,7 +29,7 @@ def load_detector(model: Path | None, imgsz: int):
     from vision.detector import InferenceConfig  # noqa: PLC0415
     from vision.detector import load_detector as _load  # noqa: PLC0415
 
-    return _load(model, InferenceConfig(max_side=imgsz, single_pass=imgsz, index_target=None, turns=()))
+    return _load(model, InferenceConfig(max_side=imgsz, single_pass=imgsz, index_target=None).once())
 
 
 def open_source_for(source: str, realtime: bool):

@@ -32,7 +32,7 @@ def test_box_iou_of_disjoint_boxes_is_zero():
     assert box_iou((0, 0, 1, 1), (2, 2, 3, 3)) == 0.0
 
 
-ONE_READING = InferenceConfig(turns=())  # the photo read as it is only
+ONE_READING = InferenceConfig().once()  # the photo read as it is only
 
 
 class _Boxes:
@@ -80,7 +80,7 @@ def test_a_close_up_index_is_read_at_half_size_and_small_ones_at_full_size():
     big, small = (100, 100, 220, 260), (400, 400, 424, 430)
     model = _ScaleModel(big, small)
     photo = np.zeros((400, 600, 3), np.uint8)
-    found = Detector(model, InferenceConfig(coarse_scale=0.5, index_target=None, turns=())).detect(photo)
+    found = Detector(model, InferenceConfig(coarse_scale=0.5, index_target=None).once()).detect(photo)
     assert model.sizes == [600, 300]
     by_class = {d.cls: d for d in found}
     assert set(by_class) == {"9", "K"}  # the unsure 8 gave way; the small K was not doubled
@@ -90,7 +90,7 @@ def test_a_close_up_index_is_read_at_half_size_and_small_ones_at_full_size():
 
 def test_without_the_coarse_pass_the_photo_is_read_once():
     model = _ScaleModel((100, 100, 220, 260), (400, 400, 424, 430))
-    found = Detector(model, InferenceConfig(coarse_scale=None, index_target=None, turns=())).detect(np.zeros((400, 600, 3), np.uint8))
+    found = Detector(model, InferenceConfig(coarse_scale=None, index_target=None).once()).detect(np.zeros((400, 600, 3), np.uint8))
     assert model.sizes == [600]
     assert sorted(d.cls for d in found) == ["8", "K"]
 
@@ -189,6 +189,27 @@ def test_a_photo_of_large_indices_is_read_again_shrunk_and_that_reading_counts()
     assert model.sizes == [600, 300] and [d.cls for d in found] == ["6"]
 
 
+def test_a_photo_is_read_at_another_share_of_its_reading_scale_too_and_that_reading_counts():
+    box = (300, 200, 330, 250)  # 50 px tall: near the aimed height, so the first reading is at 1
+    config = InferenceConfig(coarse_scale=None, ink_threes=False, turns=(), scales=(1.5,))
+    model = _SharpEyedModel(box, sharp=(70.0, float("inf")))  # reads it right only enlarged (75 px)
+    found = Detector(model, config).detect(np.zeros((400, 600, 3), np.uint8))
+    assert model.sizes == [600, 900]  # as it is, then at 1.5 times that scale
+    fused = {d.cls: d for d in found}
+    assert fused["9"].conf == pytest.approx(0.45) and fused["9"].box == pytest.approx(box)  # in the photo's pixels
+    model = _SharpEyedModel(box, sharp=(70.0, float("inf")))
+    assert [d.cls for d in Detector(model, config.once()).detect(np.zeros((400, 600, 3), np.uint8))] == ["6"]
+    assert model.sizes == [600]  # once: neither turned nor at another scale
+
+
+def test_the_other_scale_is_a_share_of_the_enlarged_reading():
+    box = (300, 200, 315, 220)  # 20 px tall: read again twice as large
+    model = _SharpEyedModel(box)
+    Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False, turns=(), scales=(0.75,))).detect(
+        np.zeros((400, 600, 3), np.uint8))
+    assert model.sizes == [600, 1200, 900]
+
+
 def test_the_shrinking_leaves_indices_near_the_aimed_height_alone():
     config = InferenceConfig()
     assert zoom_for([Detection("7", 0.9, (0, 0, 30, 60))], config) == 1.0  # 60 px: under 64
@@ -255,18 +276,18 @@ def test_a_photo_is_read_turned_half_round_too_and_its_boxes_come_back_in_place(
     photo[100:150, 400:430, 0] = 255  # an index 50 px tall (read once: no enlarging)
     photo[110:112, 432:434, 1] = 255  # its dot, near the top: a 9 as it is, a 6 turned
     model = _InkModel()
-    found = Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False, turns=(180,))).detect(photo)
+    found = Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False, turns=(180,), scales=())).detect(photo)
     assert model.sizes == [600, 600]  # as it is, then turned
     assert sorted(d.cls for d in found) == ["6", "9"]  # each from one reading: 0.45
     assert all(d.box == pytest.approx((400, 100, 430, 150)) for d in found)  # the turned one mapped back
     photo[110:112, 432:434, 1] = 0
     photo[124:126, 432:434, 1] = 255  # the dot at the middle: both readings say 6
     model = _InkModel()
-    found = Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False, turns=(180,))).detect(photo)
+    found = Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False, turns=(180,), scales=())).detect(photo)
     assert [(d.cls, round(d.conf, 3)) for d in found] == [("6", 0.9)]
-    model = _InkModel()  # by default a quarter turn is read too, and its box comes back in place
+    model = _InkModel()  # by default a quarter turn is read too, and the photo at three quarters of its scale
     found = Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False)).detect(photo)
-    assert model.sizes == [600, 600, 400]
+    assert model.sizes == [600, 600, 400, 450]
     assert found and all(d.box == pytest.approx((400, 100, 430, 150)) for d in found)
 
 
@@ -291,9 +312,10 @@ def test_a_box_every_reading_finds_unsurely_is_kept_unless_a_threshold_is_asked_
     photo = np.zeros((400, 600, 3), np.uint8)
     product = InferenceConfig(coarse_scale=None, ink_threes=False, index_target=None)
     found = Detector(_CentreModel(), product).detect(photo)
-    assert [d.cls for d in found] == ["7"] and found[0].conf == pytest.approx(0.28)  # three readings of 0.28
-    assert found[0].box == pytest.approx((290, 190, 310, 210))
-    assert Detector(_CentreModel(), replace(product, turns=())).detect(photo) == []  # one reading: under 0.3
+    assert [d.cls for d in found] == ["7"] and found[0].conf == pytest.approx(0.28)  # four readings of 0.28
+    # the fake's box is 20 px at every scale: 26.7 of the photo's pixels at three quarters, in one reading of four
+    assert found[0].box == pytest.approx((300 - 65 / 6, 200 - 65 / 6, 300 + 65 / 6, 200 + 65 / 6))
+    assert Detector(_CentreModel(), product.once()).detect(photo) == []  # one reading: under 0.3
     assert Detector(_CentreModel(), product.keeping(0.3)).detect(photo) == []  # --conf 0.3 holds for the fused box
     assert product.kept_conf == 0.25 and product.keeping(0.01).kept_conf == 0.01
 

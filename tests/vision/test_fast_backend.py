@@ -93,7 +93,7 @@ def test_openvino_reads_the_example_photos_as_pytorch_does(monkeypatch) -> None:
     from vision.detector import InferenceConfig, load_detector
     from vision.imageio import load_image
 
-    config = InferenceConfig(turns=())  # one reading: the networks' own difference, not the fusion's
+    config = InferenceConfig().once()  # one reading: the networks' own difference, not the fusion's
     fast = load_detector(None, config)
     monkeypatch.setenv(fast_backend.BACKEND_ENV, "torch")
     slow = load_detector(None, config)

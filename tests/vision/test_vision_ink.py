@@ -50,7 +50,7 @@ class _FixedModel:
 
 def _detect(photo, rows, **config):
     # read once: the fixed boxes follow neither a second reading's scale nor the photo turned
-    return Detector(_FixedModel(rows), InferenceConfig(coarse_scale=None, index_target=None, turns=(),
+    return Detector(_FixedModel(rows), InferenceConfig(coarse_scale=None, index_target=None, turns=(), scales=(),
                                                        **config)).detect(photo)
 
 
