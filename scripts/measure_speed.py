@@ -39,7 +39,7 @@ def main() -> None:
     parser.add_argument("photos", type=Path)
     parser.add_argument("--model", type=Path, default=None)
     parser.add_argument("--count", type=int, default=20)
-    parser.add_argument("--one-reading", action="store_true", help="never read a photo again enlarged nor turned (the live path)")
+    parser.add_argument("--one-reading", action="store_true", help="never read a photo again enlarged, turned nor at another scale (the live path)")
     parser.add_argument("--no-turned", action="store_true", help="never read a photo turned as well (half and quarter round) nor at another scale")
     args = parser.parse_args()
     if args.one_reading:

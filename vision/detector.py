@@ -67,9 +67,9 @@ class InferenceConfig:
     shrink_above: float | None = 4 / 3  # share of index_target over which a photo's median index counts as large (None: never)
     ink_threes: bool = True  # a 3 whose ink is clearly red or black is named by it (vision/ink.py)
     turns: tuple[int, ...] = (180, 90)  # read the photo turned clockwise by each of these degrees as well, and keep the boxes the readings' mean confidence carries (() reads it once)
-    scales: tuple[float, ...] = (0.75,)  # read the photo as it is at each of these shares of the scale its first reading settled on as well, fused with the turns (dev11 rounds: 373 -> 378 of 494 sides exact; 0.75 and 1.33 both 382, 1.33 alone 374)
-    fused_conf: float = 0.25  # with turns: the mean confidence over the readings a box needs (dev rounds, three readings: 0.25 scored 722 of 1,004 sides exactly, 0.3 713, 0.2 718)
-    unsure_conf: float | None = 0.1  # with turns: boxes whose mean reaches this but not fused_conf are returned apart, as unsure (`Detector.read`; None: none)
+    scales: tuple[float, ...] = (0.75,)  # read the photo as it is at each of these shares of the scale its first reading settled on as well, fused with the turns (dev11 rounds: 373 -> 378 of 494 sides exact; 1.33 alone 374, 0.75 with 1.33 382)
+    fused_conf: float = 0.25  # with several readings: the mean confidence over the readings a box needs (dev rounds, three readings: 0.25 scored 722 of 1,004 sides exactly, 0.3 713, 0.2 718)
+    unsure_conf: float | None = 0.1  # with several readings: boxes whose mean reaches this but not fused_conf are returned apart, as unsure (`Detector.read`; None: none)
     device: str = "cpu"
 
     @property
