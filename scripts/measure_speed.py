@@ -4,8 +4,8 @@
 
 Each photo is scaled to 640 px on its long side, and to exactly 4000 x 3000
 (12 MP); the first photo of each size is a warm-up run and is not timed.
-`--one-reading` never reads a photo again enlarged nor turned (as `handfoot
-watch` reads its frames); `--no-turned` reads it as `score` does but never
+`--one-reading` never reads a photo again enlarged, turned nor at another
+scale (as `handfoot watch` reads its frames); `--no-turned` reads it as `score` does but never
 turned (half or quarter round) nor at another scale; by default photos are read as `handfoot score` reads them.
 The network runs through OpenVINO where it is installed (`vision/fast_backend.py`; HANDFOOT_BACKEND=torch
 for PyTorch). Prints JSON: {"backend", "640": {"photos", "median_ms", "shape"}, "12mp": {...}}.

@@ -246,18 +246,19 @@ class Detector:
         scale = min(1.0, cfg.max_side / max(height, width))
         dets, fine = self._read(_resized(image, scale))
         zoom = zoom_for(dets, cfg)
-        if zoom != 1.0:
-            first, scale = scale, scale * zoom
-            coarse = None
-            if cfg.coarse_scale and abs(scale * cfg.coarse_scale / first - 1.0) <= REUSE_SCALE:
-                # the enlarged reading's half-size pass would read the first working image again
-                coarse = _unshrunk(fine, first / scale)
-            dets, _ = self._read(_resized(image, scale), coarse)
-        return _unshrunk(dets, scale), scale
+        if zoom == 1.0:
+            return _unshrunk(dets, scale), scale
+        first, scale = scale, scale * zoom
+        coarse = None
+        if cfg.coarse_scale and abs(scale * cfg.coarse_scale / first - 1.0) <= REUSE_SCALE:
+            # the enlarged reading's half-size pass would read the first working image again
+            coarse = _unshrunk(fine, first / scale)
+        return self._read_at(image, scale, coarse), scale
 
-    def _read_at(self, image: np.ndarray, scale: float) -> list[Detection]:
-        """Both passes over a BGR image scaled by `scale`; boxes in the image's pixels."""
-        dets, _ = self._read(_resized(image, scale))
+    def _read_at(self, image: np.ndarray, scale: float, coarse: list[Detection] | None = None) -> list[Detection]:
+        """Both passes over a BGR image scaled by `scale` (`coarse`: the half-size pass's boxes already read,
+        in the scaled image's pixels); boxes in the image's pixels."""
+        dets, _ = self._read(_resized(image, scale), coarse)
         return _unshrunk(dets, scale)
 
     def _read(self, work: np.ndarray, coarse: list[Detection] | None = None) -> tuple[list[Detection], list[Detection]]:
