@@ -8,7 +8,8 @@ what vision could not place comes back as findings:
 
 - a face-down card (BACK): warning, "turn it over and photograph again";
 - a card that lies in no meld's column: error, it is not scored;
-- a rank lying in two columns, or a photo with no cards: warning.
+- a rank lying in two columns, or a photo with no cards: warning;
+- a blurred photo (`vision/sharpness.py`): warning, "check its cards, or photograph it again".
 
 Corrections without re-photographing (`CardFix`): "8->9" turns the least
 confident detected 8 into a 9, "8->" removes it, "->K@table" (or @leftover)
@@ -41,6 +42,7 @@ from vision.imageio import check_image, load_image
 from vision.ink import THREES, recolour_foot_wilds, recolour_threes
 from vision.joker_groups import shipped_joker_grouper
 from vision.layout import LeftoverLayout, TableLayout, layout_leftover, layout_table
+from vision.sharpness import BLURRED, is_blurred, photo_blur
 from vision.small_jokers import drop_small_jokers
 from vision.wild_reader import HAND_THREE_ODDS, shipped_reader
 
@@ -138,6 +140,7 @@ class PhotoCards:
     place: dict[int, str] = field(default_factory=dict)  # card index -> where it went
     group: dict[int, int] = field(default_factory=dict)  # card index -> table group index
     notes: list[str] = field(default_factory=list)
+    blur: float | None = None  # `vision.sharpness.photo_blur` of its sure boxes (None: too few to say)
 
 
 def join_for(role: str, detections: list[Detection], jokers: bool = True) -> list[Card]:
@@ -187,16 +190,20 @@ def read_photo(path: Path, role: str, side: str, detect: DetectFn, family: str =
                wilds: bool = True, jokers: bool = True) -> PhotoCards:
     """Load a photo (EXIF honoured), detect corners, name wilds (`name_wilds`) and join them into cards
     (`join_for`, jokers grouped again where `jokers`). On a table photo the detector's unsure boxes
-    that its lines of indices call for are taken too (`vision/gaps.py`)."""
+    that its lines of indices call for are taken too (`vision/gaps.py`). How blurred the photo is
+    (`PhotoCards.blur`) is measured on the detector's sure boxes."""
     image = load_image(path)
     found = detect(image)
     taken: list[Detection] = []
     if isinstance(found, Reading):
         taken = lines_filled(found.sure, found.unsure) if role == TABLE else []
+        blur = photo_blur(image, found.sure)
         found = found.sure + taken
+    else:
+        blur = photo_blur(image, found)
     detections = name_wilds(image, found, family, wilds, hands=role == LEFTOVER)
     height, width = image.shape[:2]
-    photo = PhotoCards(Path(path), role, side, width, height, join_for(role, detections, jokers))
+    photo = PhotoCards(Path(path), role, side, width, height, join_for(role, detections, jokers), blur=blur)
     if taken:
         photo.notes.append(f"{len(taken)} unsure {'index' if len(taken) == 1 else 'indices'} taken where a column's "
                            "even spacing calls for a card (under the detector's threshold): check them on the picture")
@@ -416,6 +423,13 @@ def _addition_group(rules: Rules, side: str, fix: CardFix, groups: list[list[str
     return target
 
 
+def blurred_message(photo: PhotoCards) -> str:
+    """The warning for a blurred photo (`vision.sharpness.is_blurred`)."""
+    return (f"{photo.role} photo {photo.path.name} looks blurred (its index edges are {photo.blur:.1%} of an index "
+            f"wide, over the {BLURRED:.1%} where misreads grow common): check its cards on the picture, or hold the "
+            "camera still and photograph it again")
+
+
 def build_side(rules: Rules, side: SideInput, photos: list[PhotoCards]) -> tuple[SideRound, list[Finding]]:
     """Typed cards plus photo cards -> the SideRound to score, and the photo findings."""
     deck = deck_layout(rules)
@@ -429,6 +443,8 @@ def build_side(rules: Rules, side: SideInput, photos: list[PhotoCards]) -> tuple
     for photo in photos:
         if not photo.cards:
             findings.append(Finding(WARNING, f"{photo.role} photo {photo.path.name}: no cards found", side.name))
+        if is_blurred(photo.blur):
+            findings.append(Finding(WARNING, blurred_message(photo), side.name))
         if photo.role == TABLE:
             findings.extend(_place_table(rules, deck, photo, groups))
     left_photos = [p for p in photos if p.role == LEFTOVER]
@@ -576,6 +592,7 @@ def photo_to_dict(photo: PhotoCards) -> dict[str, Any]:
         "height": photo.height,
         "cards": [card_to_dict(c, photo, i) for i, c in enumerate(photo.cards)],
         "notes": list(photo.notes),
+        "blur": None if photo.blur is None else round(photo.blur, 4),
     }
 
 
@@ -687,6 +704,9 @@ def inputs_from_dict(data: Any, source: str) -> tuple[str, int, list[SideInput],
             corners = tuple(Detection(cls, conf, _box(b, cw)) for b in corner_boxes)
             marks = tuple(Detection(cls, conf, _box(b, cw)) for b in _need(c, "marks", list, cw)) if "marks" in c else ()
             cards.append(Card(cls, conf, corners, marks))
+        blur = p.get("blur")
+        if blur is not None and (isinstance(blur, bool) or not isinstance(blur, (int, float))):
+            raise UserError(f"{w}: 'blur' is a number or null, not {blur!r}")
         photos.append(PhotoCards(
             path=Path(_need(p, "path", str, w)),
             role=role,
@@ -694,6 +714,7 @@ def inputs_from_dict(data: Any, source: str) -> tuple[str, int, list[SideInput],
             width=int(p.get("width", 0)),
             height=int(p.get("height", 0)),
             cards=cards,
+            blur=None if blur is None else float(blur),
         ))
     return rules_name, round_no, sides, photos
 

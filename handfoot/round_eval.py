@@ -5,7 +5,9 @@ leftover strings) beside the photos. The true result scores those strings; the
 found result scores the photos alone, exactly as `handfoot score` would. A side
 is right when both totals agree; a wrong side is put down to its first cause:
 cards missed or invented on the table or in the leftover, or the right cards
-grouped into the wrong melds.
+grouped into the wrong melds. A side whose photos drew a blurred-photo warning
+(`vision/sharpness.py`) is marked, so the warning's worth can be read off: how
+many wrong sides it caught, and how many right ones it alarmed.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from handfoot.photo_round import SideInput, read_side_photos, score_photo_round
 from handfoot.roundfile import RoundSpec, load_round
 from scoring.engine import score_round
 from vision.detection import Detection, Reading
+from vision.sharpness import is_blurred
 
 
 @dataclass
@@ -29,6 +32,7 @@ class SideCheck:
     true_total: int
     found_total: int
     cause: str  # "" when right
+    blurred: bool = False  # one of its photos drew the blurred-photo warning
 
     @property
     def right(self) -> bool:
@@ -56,6 +60,8 @@ class RoundsReport:
             "exact_total_rate": round(self.exact_rate, 4),
             "mean_abs_error": round(self.mean_abs_error, 1),
             "failure_causes": dict(self.causes()),
+            "blurred_sides": {"wrong": sum(s.blurred and not s.right for s in self.sides),
+                              "right": sum(s.blurred and s.right for s in self.sides)},
             "failures": [s.__dict__ for s in self.sides if not s.right],
         }
 
@@ -172,7 +178,8 @@ def check_round(spec: RoundSpec, detect_factory: Callable, progress: Callable | 
     for spec_side, t, f in zip(spec.sides, truth.sides, found.result.sides):
         cause = "" if t.total == f.total else first_cause(
             spec_side.table, spec_side.leftover, found.tables.get(f.name, ()), found.leftovers.get(f.name, ()))
-        checks.append(SideCheck(spec.path.name, f.name, t.total, f.total, cause))
+        blurred = any(is_blurred(p.blur) for p in photos if p.side == f.name)
+        checks.append(SideCheck(spec.path.name, f.name, t.total, f.total, cause, blurred))
     return checks
 
 

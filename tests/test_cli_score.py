@@ -11,6 +11,7 @@ import pytest
 from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).parent / "vision"))
+from blur_photos import index_photo  # noqa: E402
 from synth_cards import card_corners, column  # noqa: E402
 
 import vision.detector as detector_module  # noqa: E402
@@ -120,6 +121,43 @@ def test_face_down_card_is_a_warning(tmp_path, fake, capsys):
     assert status == 0
     assert any(f["level"] == "warning" and "face down: turn it over and photograph again" in f["message"]
                for f in findings)
+
+
+def _index_photo(fake, path: Path, detections, width: int, sigma: float) -> Path:
+    """A table photo whose marks fill the detections' boxes, blurred by `sigma` px, read as `detections`."""
+    Image.fromarray(index_photo(detections, width, 700, sigma)).save(path)
+    fake.detector.by_width[width] = detections
+    return path
+
+
+def test_a_blurred_photo_is_a_warning_that_rescore_keeps(tmp_path, fake, capsys):
+    dets = column(["8"] * 5, 100, 100, scale=2.0) + column(["K"] * 3, 300, 100, scale=2.0)
+    sharp = _index_photo(fake, tmp_path / "sharp.png", dets, 1020, 0.0)
+    soft = _index_photo(fake, tmp_path / "soft.png", dets, 1021, 4.0)
+    blurred = lambda data: [f for f in data["sides"][0]["findings"] if "looks blurred" in f["message"]]  # noqa: E731
+
+    status, out, _ = run(capsys, "score", sharp, "--rules", RULES, "--round", 1, "--json")
+    assert status == 0 and not blurred(json.loads(out))
+    status, out, _ = run(capsys, "score", soft, "--rules", RULES, "--round", 1, "--json", "--out", tmp_path / "o")
+    data = json.loads(out)
+    assert status == 0  # a warning: the cards as read are still scored
+    (warning,) = blurred(data)
+    assert warning["level"] == "warning" and "soft.png" in warning["message"] and "photograph it again" in warning["message"]
+    assert data["photos"][0]["blur"] > 0.045
+    assert len(data["photos"][0]["cards"]) == 8  # still read and scored
+
+    status, out, _ = run(capsys, "rescore", tmp_path / "o" / "result.json")  # no model: the saved figure speaks
+    assert status == 0 and "looks blurred" in out
+
+
+def test_a_bad_blur_figure_in_a_result_file_is_a_clean_error(tmp_path, fake, capsys):
+    table = fake(tmp_path / "t.png", TABLE_DETS, 1022)
+    status, out, _ = run(capsys, "score", table, "--rules", RULES, "--round", 1, "--json")
+    data = json.loads(out)
+    data["photos"][0]["blur"] = "soft"
+    (tmp_path / "r.json").write_text(json.dumps(data))
+    status, _, err = run(capsys, "rescore", tmp_path / "r.json")
+    assert status == 2 and "photos[0]: 'blur' is a number or null" in err and "Traceback" not in err
 
 
 def test_stray_wild_is_an_error_finding_with_exit_3(tmp_path, fake, capsys):

@@ -63,3 +63,20 @@ def test_other_weights_or_a_damaged_file_are_detected_again(rounds, tmp_path: Pa
     evaluate_rounds(rounds, det.factory, cache=cache)
     assert (cache.misses, cache.hits) == (1, photos - 1)
     assert "model-b" in damaged.read_text()
+
+
+def test_sides_whose_photos_are_blurred_are_counted(rounds, tmp_path: Path) -> None:
+    """A round photographed out of focus: every side is marked as drawing the blurred-photo warning."""
+    import shutil
+
+    import cv2
+
+    folder = tmp_path / "soft"
+    shutil.copytree(rounds[0].parent, folder)
+    for photo in folder.glob("*.jpg"):
+        image = cv2.imread(str(photo))
+        cv2.imwrite(str(photo), cv2.GaussianBlur(image, (0, 0), 5.0))
+    report = evaluate_rounds(sorted(folder.glob("round-*.toml")), lambda: None, oracle=True)
+    out = report.to_dict()
+    assert all(s.blurred for s in report.sides)
+    assert out["blurred_sides"]["wrong"] + out["blurred_sides"]["right"] == out["sides"] > 0

@@ -190,6 +190,8 @@ def eval_rounds(
                   f"mean absolute error: {out['mean_abs_error']} points")
     for cause, n in sorted(out["failure_causes"].items(), key=lambda kv: -kv[1]):
         console.print(f"  {n:4d}  {cause}", highlight=False)
+    blurred = out["blurred_sides"]
+    console.print(f"sides with a blurred-photo warning: {blurred['wrong']} wrong, {blurred['right']} right", highlight=False)
 
 
 def eval_joins(
