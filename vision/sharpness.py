@@ -27,7 +27,8 @@ from vision.detection import Detection
 
 #: A photo whose median index edge is at least this share of an index wide reads as blurred.
 BLURRED = 0.045
-#: Boxes this small (px) or this flat (grey-level spread) measure nothing.
+#: A box whose long side is under MIN_BOX_PX (or short side under two thirds of it), or whose grey levels
+#: spread less than MIN_CONTRAST, measures nothing.
 MIN_BOX_PX = 6
 MIN_CONTRAST = 20.0
 #: Fewer measurable boxes than this: no figure (one stray box says nothing of a photo).
