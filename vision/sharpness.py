@@ -13,7 +13,8 @@ held-out rounds' photos (thirty-seventh session, `models/README.md`, "Blurred
 photos") 59 of 1,108 reach it; the detector named 92.1 % of their true
 corners against 98.6 % of the others', and 27 of the 58 sides with such a
 photo were scored wrong against 89 of the other 451. No real photo of
-`table-webcam` or `closeup-phone` reaches it, 1 of `edje-rank`'s 192 measured.
+`table-webcam` or `closeup-phone` reaches it, 1 of `edje-rank`'s 192 measured
+(their boxes read once).
 """
 
 from __future__ import annotations
