@@ -8,7 +8,11 @@ does, and a frame costs one detector call plus a little bookkeeping.
 
 A *snapshot* keeps the current view as the side's table (or a player's
 leftover): the frame as JPEG and the view's scored JSON are written under the
-output folder at once, so nothing captured is lost if the camera dies. The
+output folder at once, so nothing captured is lost if the camera dies. How
+blurred each frame is (`vision/sharpness.py`, on the corners found in it) is
+shown in the status line; a snapshot keeps its frame's figure, says so on its
+line, and a blurred one carries the photo path's warning to check its cards
+or take it again. The
 round is the latest table snapshot plus the latest leftover snapshot of each
 player, scored together.
 
@@ -51,6 +55,7 @@ from handfoot.photo_round import (
 from handfoot.report import result_to_dict
 from scoring.rules import Rules
 from vision.detection import Detection
+from vision.sharpness import is_blurred, photo_blur
 from vision.stability import CardTracker, StabilityConfig, StableView
 from vision.video import Frame, VideoSource
 
@@ -58,6 +63,8 @@ DetectFn = Callable[[np.ndarray], list[Detection]]
 
 WINDOW_TITLE = "handfoot watch"
 KEYS_HELP = "space: snapshot  t: table  l: leftover  n: next player  q: quit"
+#: A frame's blur is measured on at most this many of its corners, the surest (about 0.2-0.5 ms each on this CPU).
+BLUR_BOXES = 12
 
 
 @dataclass(frozen=True)
@@ -94,6 +101,11 @@ class ViewScore:
     @property
     def card_count(self) -> int:
         return len(self.photo.cards)
+
+    @property
+    def blurred(self) -> bool:
+        """The frame's corners came out blurred (`vision.sharpness.is_blurred`)."""
+        return is_blurred(self.photo.blur)
 
     def card_counts(self) -> dict[str, int]:
         """Cards per class, in class order of first appearance."""
@@ -140,6 +152,8 @@ class Snapshot:
             "card_counts": self.view.card_counts(),
             "total": self.view.total,
             "melds": self.view.melds(),
+            "blur": None if self.view.photo.blur is None else round(self.view.photo.blur, 4),
+            "blurred": self.view.blurred,
             "image": str(self.image_path) if self.image_path else None,
             "json": str(self.json_path) if self.json_path else None,
         }
@@ -201,9 +215,11 @@ def fit_frame(image: np.ndarray, imgsz: int) -> np.ndarray:
 
 
 def score_view(config: WatchConfig, detections: tuple[Detection, ...], width: int, height: int,
-               mode: str, player: int, version: int, name: str = "live view") -> ViewScore:
-    """Join the confirmed corners into cards and score them alone as a table or a leftover."""
-    photo = PhotoCards(Path(name), mode, config.side, width, height, join_for(mode, list(detections)))
+               mode: str, player: int, version: int, name: str = "live view",
+               blur: float | None = None) -> ViewScore:
+    """Join the confirmed corners into cards and score them alone as a table or a leftover
+    (`blur`: the frame's `vision.sharpness.photo_blur`, kept on the photo so a blurred one is warned of)."""
+    photo = PhotoCards(Path(name), mode, config.side, width, height, join_for(mode, list(detections)), blur=blur)
     side = SideInput(name=config.side)
     pr = score_photo_round(config.rules, config.rules_name, config.round_no, [side], [photo])
     return ViewScore(version, mode, player, photo, pr)
@@ -222,6 +238,7 @@ class WatchSession:
         self.view: StableView | None = None
         self.score: ViewScore | None = None
         self.image: np.ndarray | None = None  # the last frame, as detected on
+        self.blur: float | None = None  # its `vision.sharpness.photo_blur`, on the corners found in it
         self.frame: Frame | None = None
         self.snapshots: list[Snapshot] = []
         self.changes: list[Change] = []
@@ -238,6 +255,7 @@ class WatchSession:
         detections = name_wilds(image, self.detect(image), self.config.rules.family, hands=self.mode == LEFTOVER)
         view = self.tracker.update(detections, frame.time)
         self.image, self.frame, self.view = image, frame, view
+        self.blur = photo_blur(image, sorted(detections, key=lambda d: -d.conf)[:BLUR_BOXES])
         h, w = image.shape[:2]
         if self.score is None or view.version != self.score.version or self.score.mode != self.mode \
                 or self.score.player != self.player:
@@ -277,7 +295,7 @@ class WatchSession:
             name = str(image_path)
         h, w = self.image.shape[:2]
         view = score_view(self.config, self.view.detections if self.view else (), w, h, self.mode,
-                          self.player, self.score.version, name)
+                          self.player, self.score.version, name, blur=self.blur)
         snap = Snapshot(number, self.frame.time, self.frame.index, view, self.stable, image_path, json_path)
         if image_path is not None and json_path is not None:
             _write_jpeg(image_path, self.image)
@@ -371,6 +389,8 @@ class WatchSession:
         else:
             held = self.view.stable_for if self.view else 0.0
             state = f"settling {held:.1f}/{self.config.stable_seconds:.1f} s"
+        if is_blurred(self.blur):
+            state += f", BLURRED {self.blur:.1%}: hold the camera still"
         return [
             f"{what}: {cards} cards, total {total:+d}   [{state}]",
             f"{self.fps.recent:.1f} fps   snapshots: {len(self.snapshots)}",
@@ -431,6 +451,9 @@ def describe_snapshot(snap: Snapshot) -> str:
         line += f" ({melds})"
     if not snap.stable:
         line += " (view was not stable yet)"
+    if v.blurred:
+        line += (f" (looks blurred: index edges {v.photo.blur:.1%} of an index wide; check its cards,"
+                 " or hold the camera still and take it again)")
     if snap.image_path:
         line += f" -> {snap.image_path}"
     return line

@@ -20,6 +20,7 @@ from handfoot.rules_files import load_rules  # noqa: E402
 from scoring.engine import score_round  # noqa: E402
 from scoring.model import SideRound  # noqa: E402
 from vision.detection import Detection  # noqa: E402
+from vision.sharpness import BLURRED  # noqa: E402
 
 RULES = "remastered-singles"
 
@@ -143,7 +144,7 @@ def test_a_blurred_photo_is_a_warning_that_rescore_keeps(tmp_path, fake, capsys)
     assert status == 0  # a warning: the cards as read are still scored
     (warning,) = blurred(data)
     assert warning["level"] == "warning" and "soft.png" in warning["message"] and "photograph it again" in warning["message"]
-    assert data["photos"][0]["blur"] > 0.045
+    assert data["photos"][0]["blur"] >= BLURRED
     assert len(data["photos"][0]["cards"]) == 8  # still read and scored
 
     status, out, _ = run(capsys, "rescore", tmp_path / "o" / "result.json")  # no model: the saved figure speaks

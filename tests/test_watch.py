@@ -11,21 +11,27 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from handfoot.cli import main
-from handfoot.commands import watch_cmd
-from handfoot.live import WatchConfig, WatchSession
-from handfoot.rules_files import load_rules
-from scoring.classes import CLASS_NAMES
-from scoring.engine import score_round
-from scoring.model import SideRound
-from vision.detection import Detection
-from vision.video import Frame, open_source
+sys.path.insert(0, str(Path(__file__).parent / "vision"))
+from blur_photos import index_photo  # noqa: E402
+from synth_cards import column  # noqa: E402
+
+from handfoot.cli import main  # noqa: E402
+from handfoot.commands import watch_cmd  # noqa: E402
+from handfoot.live import WatchConfig, WatchSession  # noqa: E402
+from handfoot.rules_files import load_rules  # noqa: E402
+from scoring.classes import CLASS_NAMES  # noqa: E402
+from scoring.engine import score_round  # noqa: E402
+from scoring.model import SideRound  # noqa: E402
+from vision.detection import Detection  # noqa: E402
+from vision.sharpness import BLURRED  # noqa: E402
+from vision.video import Frame, open_source  # noqa: E402
 
 RULES = "family-game-knights"
 FPS = 10
@@ -333,3 +339,55 @@ def test_live_frames_are_read_once_at_the_chosen_size_never_enlarged(monkeypatch
     small = [Detection("7", 0.9, (0, 0, 12, 18))] * 5  # indices a photo would read again enlarged
     assert vision.detector.zoom_for(small, config) == 1.0
     assert vision.detector.zoom_for(small, vision.detector.InferenceConfig()) > 1.0
+
+
+MARKS = column(["7"] * 4, 150, 120) + column(["K"] * 3, 330, 120)  # indices 9 x 20 px, a live frame's size
+
+
+def _marks_video(path: Path, sigma: float) -> Path:
+    """A still video of index-like marks filling MARKS' boxes, blurred by `sigma` px (0: sharp)."""
+    image = index_photo(MARKS, CANVAS, CANVAS, sigma)
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), FPS, (CANVAS, CANVAS))
+    for _ in range(SHOT_FRAMES):
+        writer.write(image)
+    writer.release()
+    return path
+
+
+@pytest.fixture
+def marks_detector(monkeypatch):
+    """The detector finds MARKS on every frame, sharp or not (so only the blur differs)."""
+    monkeypatch.setattr(watch_cmd, "load_detector", lambda model, imgsz: type("D", (), {"detect": lambda self, im: list(MARKS)})())
+
+
+def test_a_blurred_view_is_flagged_and_its_snapshot_warned(marks_detector, tmp_path, capsys):
+    args = ("--out", str(tmp_path / "o"), "--stable-seconds", str(STABLE_S))
+    status, sharp = _watch_json(capsys, "--source", str(_marks_video(tmp_path / "sharp.avi", 0.0)), *args)
+    assert status == 0 and not sharp["snapshots"][0]["blurred"] and sharp["snapshots"][0]["blur"] < BLURRED / 2
+    assert not any("looks blurred" in f["message"] for f in sharp["final"]["sides"][0]["findings"])
+
+    soft = _marks_video(tmp_path / "soft.avi", 1.5)
+    status, doc = _watch_json(capsys, "--source", str(soft), *args)
+    assert status == 0  # still read and scored: a warning, not a refusal
+    (snap,) = doc["snapshots"]
+    assert snap["blurred"] and snap["blur"] >= BLURRED and snap["cards"] == sharp["snapshots"][0]["cards"]
+    warned = [f["message"] for f in doc["final"]["sides"][0]["findings"] if "looks blurred" in f["message"]]
+    assert len(warned) == 1 and "photograph it again" in warned[0]
+    saved = json.loads(Path(snap["json"]).read_text())
+    assert saved["view"]["photos"][0]["blur"] == snap["blur"]
+
+    status = main(["watch", "--no-window", "--rules", RULES, "--round", "1", "--source", str(soft),
+                   "--out", str(tmp_path / "t"), "--stable-seconds", str(STABLE_S)])
+    assert status == 0 and "snapshot 1: table" in (out := capsys.readouterr().out) and "(looks blurred" in out
+
+
+def test_the_status_line_says_blurred_while_the_frame_is():
+    cfg = WatchConfig(rules=load_rules(RULES), rules_name=RULES, round_no=1, stable_seconds=0.5)
+    session = WatchSession(cfg, lambda image: list(MARKS), "test")
+    sharp, soft = index_photo(MARKS, CANVAS, CANVAS), index_photo(MARKS, CANVAS, CANVAS, 1.5)
+    session.process(Frame(sharp, 0, 0.0))
+    assert "BLURRED" not in session.status_lines()[0]
+    session.process(Frame(soft, 1, 0.1))  # the camera moved: the same cards, so the view is not scored again
+    assert "BLURRED" in session.status_lines()[0] and "hold the camera still" in session.status_lines()[0]
+    session.process(Frame(sharp, 2, 0.2))
+    assert "BLURRED" not in session.status_lines()[0]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+import pytest
 from blur_photos import index_photo
 from synth_cards import column
 
@@ -48,3 +51,22 @@ def test_too_few_or_flat_boxes_say_nothing():
     assert edge_width(flat, dets[0].box) is None
     assert edge_width(photo, (10.0, 10.0, 13.0, 14.0)) is None  # a box of a few pixels
     assert not is_blurred(None)
+
+
+def test_a_sharp_index_reads_sharp_at_any_size():
+    """The gradient's own two-pixel spread is taken out: small sharp indices (a live frame's, about 20 px)
+    read as sharp as large ones instead of coming near the warning, and blurring them still shows."""
+    for scale in (1.0, 2.0, 4.0):  # indices 9 x 20, 18 x 40 and 36 x 80 px
+        dets = _column(scale)
+        w, h = int(200 * scale), int(350 * scale)
+        assert photo_blur(index_photo(dets, w, h), dets) < 0.01
+        assert is_blurred(photo_blur(index_photo(dets, w, h, sigma=1.5 * scale), dets))
+
+
+def test_blur_in_pixels_is_read_back_from_the_apparent_width():
+    from vision.sharpness import SHARP_PX, _blur_px
+
+    assert _blur_px(SHARP_PX) == 0.0 and _blur_px(0.5) == 0.0
+    for sigma in (0.5, 1.0, 2.0, 4.0):
+        apparent = SHARP_PX / math.erf(1 / (sigma * math.sqrt(2)))  # what the Sobel slope reads
+        assert _blur_px(apparent) == pytest.approx(sigma, rel=1e-4)
