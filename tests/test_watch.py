@@ -354,10 +354,16 @@ def _marks_video(path: Path, sigma: float) -> Path:
     return path
 
 
+class MarksDetector:
+    """Finds MARKS on every frame, sharp or not (so only the blur differs)."""
+
+    def detect(self, image: np.ndarray) -> list[Detection]:
+        return list(MARKS)
+
+
 @pytest.fixture
 def marks_detector(monkeypatch):
-    """The detector finds MARKS on every frame, sharp or not (so only the blur differs)."""
-    monkeypatch.setattr(watch_cmd, "load_detector", lambda model, imgsz: type("D", (), {"detect": lambda self, im: list(MARKS)})())
+    monkeypatch.setattr(watch_cmd, "load_detector", lambda model, imgsz: MarksDetector())
 
 
 def test_a_blurred_view_is_flagged_and_its_snapshot_warned(marks_detector, tmp_path, capsys):
@@ -383,7 +389,7 @@ def test_a_blurred_view_is_flagged_and_its_snapshot_warned(marks_detector, tmp_p
 
 def test_the_status_line_says_blurred_while_the_frame_is():
     cfg = WatchConfig(rules=load_rules(RULES), rules_name=RULES, round_no=1, stable_seconds=0.5)
-    session = WatchSession(cfg, lambda image: list(MARKS), "test")
+    session = WatchSession(cfg, MarksDetector().detect, "test")
     sharp, soft = index_photo(MARKS, CANVAS, CANVAS), index_photo(MARKS, CANVAS, CANVAS, 1.5)
     session.process(Frame(sharp, 0, 0.0))
     assert "BLURRED" not in session.status_lines()[0]
