@@ -63,7 +63,7 @@ DetectFn = Callable[[np.ndarray], list[Detection]]
 
 WINDOW_TITLE = "handfoot watch"
 KEYS_HELP = "space: snapshot  t: table  l: leftover  n: next player  q: quit"
-#: A frame's blur is measured on at most this many of its corners, the surest (about 0.2-0.5 ms each on this CPU).
+#: A frame's blur is measured on at most this many of its corners, the surest (0.4-0.8 ms each on this CPU, timed beside other work).
 BLUR_BOXES = 12
 
 
