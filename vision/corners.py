@@ -133,6 +133,8 @@ class JoinConfig:
     axis_margin: float = 20.0  # degrees: a pair this close to square to a fan is two cards
     along_margin: float = 8.0  # degrees: ... and so is a pair this close to along it (one column)
     along_min_steps: int = 3  # ... when at least this many fan middles (counted from both ends) show the fan
+    joker_beyond_degrees: float = 25.0  # tables: a joker box one step beyond a pair makes it a fan's steps only
+    # when the pair runs this near the local fan (0: always)
     chain_degrees: float = 15.0  # how straight three fanned indices must lie
     chain_reach: float = 2.1  # index sizes: the next card of a fan has its index closer than this
     even_steps: float = 1.2  # a fanned wild's steps to the cards before and after it differ by at most this factor
@@ -274,7 +276,8 @@ def _alike(d: Detection, a: Detection, b: Detection, tol: float = 0.25) -> bool:
 
 
 def _is_fan_step(a: Detection, b: Detection, others: list[Detection], tol: float, any_rank_beyond: bool,
-                 own_marks: frozenset[int] = frozenset(), four_marked: bool = False) -> bool:
+                 own_marks: frozenset[int] = frozenset(), four_marked: bool = False,
+                 joker_beyond: bool = True) -> bool:
     """True when a-b looks like steps of a fan, not the diagonal of one card: another
     index lies on the segment between them, or one more step beyond either end
     (in a hand, any index like them; on a table, where melds lie in a grid and
@@ -286,7 +289,10 @@ def _is_fan_step(a: Detection, b: Detection, others: list[Detection], tol: float
     whose id is in `own_marks` may be marks printed on that face). A joker
     pair `four_marked` (its own marks at its other two corners) is a card
     whatever joker box lies one step beyond it: another joker's mark, laid
-    so by chance in the next column.
+    so by chance in the next column. Without `joker_beyond` a joker box one
+    step beyond tells nothing either (a pair running well off its table's
+    fans is a card's diagonal, and a joker two diagonals on lies in another
+    meld by chance).
     """
     ax, ay = a.center
     bx, by = b.center
@@ -306,8 +312,9 @@ def _is_fan_step(a: Detection, b: Detection, others: list[Detection], tol: float
             px, py = ax + t * vx, ay + t * vy
             if (cx - px) ** 2 + (cy - py) ** 2 <= tol * tol:
                 return True
-        if (same_rank or (alike and any_rank_beyond) or d.cls in FREE_SHAPE) and not (
-                four_marked and d.cls in FREE_SHAPE):
+        free = d.cls in FREE_SHAPE
+        if (same_rank or (alike and any_rank_beyond) or free) and not (
+                (four_marked and free) or (not joker_beyond and free and not same_rank)):
             for px, py in probes:
                 if (cx - px) ** 2 + (cy - py) ** 2 <= tol * tol:
                     return True
@@ -614,6 +621,16 @@ def _off_a_fan(a: Detection, b: Detection, axes: tuple[float, float, int], cfg: 
     return angle > 90.0 - cfg.axis_margin or (angle < cfg.along_margin and axes[2] >= cfg.along_min_steps)
 
 
+def _joker_beyond_counts(a: Detection, b: Detection, axes: tuple[float, float, int], cfg: JoinConfig) -> bool:
+    """Whether a joker box one step beyond the pair a-b marks it as a fan's steps: always in a hand and
+    where no steady fan lies near, else only for a pair running within `joker_beyond_degrees` of the
+    local fan (a column's steps run along it; a card's diagonal runs 35-55 degrees off it)."""
+    if cfg.hand_fans or cfg.joker_beyond_degrees <= 0:
+        return True
+    angle = _angle_to_fan(a, b, axes)
+    return angle is None or angle < cfg.joker_beyond_degrees
+
+
 _Span = tuple[tuple[float, float], tuple[float, float]]  # a pair's midpoint and corner-to-corner vector
 _Diagonal = tuple[tuple[float, float], tuple[float, float], str]  # ... of a joined card, and its class
 
@@ -899,7 +916,7 @@ def _candidate_pairs(
             own = _own_marks(raw, dets, i, j, axis, cfg, _ratio_misfit(ratio, expected))
             corners = _four_marks(raw, dets, i, j, own, cfg.step_tolerance * size) if own else None
             if _is_fan_step(a, b, dets, cfg.step_tolerance * size, cfg.hand_fans, own,
-                            bool(corners) and a.cls in FREE_SHAPE):
+                            bool(corners) and a.cls in FREE_SHAPE, _joker_beyond_counts(a, b, around, cfg)):
                 continue
             if cfg.hand_fans and _hand_fan_step(a, b, dets, cfg):
                 continue

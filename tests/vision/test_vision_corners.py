@@ -601,6 +601,40 @@ def test_a_four_mark_joker_is_one_card_though_another_jokers_mark_lies_a_step_be
     assert counts(join_corners(_dets(FOUR_MARK_JOKER_BESIDE_ANOTHER))) == truth
 
 
+# A generated table (`dev11` round 069, side 4, labelled corners): the last 6 of
+# its column lies whole, and one step of its diagonal beyond its top corner lies
+# the joker of the next column, by chance. Its diagonal runs about 30 degrees off
+# the column's fan, as no step of a fan does: the joker beyond does not make the
+# pair a fan's steps (it does where a pair runs along its fan).
+WHOLE_CARD_WITH_A_JOKER_BEYOND = [
+    ('10', (52, 178, 64, 208)), ('10', (49, 220, 61, 250)), ('10', (44, 262, 56, 292)), ('10', (39, 306, 51, 336)),
+    ('10', (108, 408, 120, 438)), ('K', (185, 192, 201, 222)), ('JOKER', (183, 238, 209, 254)),
+    ('K', (177, 273, 191, 303)), ('K', (240, 375, 254, 405)), ('9', (308, 200, 318, 230)),
+    ('9', (307, 241, 317, 270)), ('9', (302, 274, 313, 303)), ('9', (298, 312, 308, 341)),
+    ('9', (299, 348, 310, 378)), ('9', (293, 387, 303, 417)), ('9', (290, 426, 300, 456)),
+    ('9', (290, 458, 301, 488)), ('9', (356, 595, 366, 625)), ('9', (286, 497, 296, 527)),
+    ('Q', (425, 216, 436, 245)), ('Q', (424, 256, 434, 285)), ('Q', (423, 291, 434, 320)),
+    ('Q', (489, 387, 500, 417)), ('5', (542, 235, 552, 263)), ('5', (537, 281, 547, 310)),
+    ('2', (594, 424, 604, 452)), ('2', (534, 324, 544, 353)), ('J', (663, 250, 673, 278)),
+    ('J', (662, 286, 672, 314)), ('J', (655, 321, 663, 349)), ('J', (658, 355, 667, 384)),
+    ('J', (654, 387, 664, 417)), ('J', (647, 428, 656, 457)), ('J', (711, 523, 719, 552)),
+    ('8', (766, 258, 776, 286)), ('2', (765, 296, 775, 324)), ('8', (762, 331, 773, 359)),
+    ('8', (818, 429, 829, 457)), ('4', (880, 267, 889, 294)), ('4', (878, 303, 887, 330)),
+    ('4', (879, 340, 888, 368)), ('JOKER', (920, 488, 942, 502)), ('JOKER', (877, 384, 898, 398)),
+    ('6', (985, 282, 992, 309)), ('6', (983, 321, 991, 348)), ('6', (982, 359, 990, 386)),
+    ('6', (981, 397, 989, 425)), ('6', (978, 434, 986, 461)), ('6', (978, 469, 985, 497)),
+    ('6', (976, 505, 984, 532)), ('6', (976, 542, 985, 570)), ('6', (974, 577, 983, 605)),
+    ('6', (1028, 673, 1038, 702)),
+]
+
+
+def test_a_whole_card_is_one_card_though_another_columns_joker_lies_a_diagonal_beyond():
+    truth = Counter({"9": 9, "6": 9, "J": 6, "10": 4, "Q": 3, "4": 3, "K": 2, "JOKER": 2, "5": 2, "2": 2, "8": 2})
+    dets = _dets(WHOLE_CARD_WITH_A_JOKER_BEYOND)
+    assert counts(join_corners(dets)) == truth
+    assert counts(join_corners(dets, JoinConfig(joker_beyond_degrees=0.0)))["6"] == 10
+
+
 # Photos of hands (`dev11` rounds 010 and 183, labelled corners): a whole
 # `anglo-modern` joker among the fanned cards shows both corners, and a fanned
 # `plastic` joker the two marks of its visible edge. A joker's box takes the
