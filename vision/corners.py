@@ -621,14 +621,14 @@ def _off_a_fan(a: Detection, b: Detection, axes: tuple[float, float, int], cfg: 
     return angle > 90.0 - cfg.axis_margin or (angle < cfg.along_margin and axes[2] >= cfg.along_min_steps)
 
 
-def _joker_beyond_counts(a: Detection, b: Detection, axes: tuple[float, float, int], cfg: JoinConfig) -> bool:
+def _joker_beyond_counts(a: Detection, b: Detection, axis: float | None, cfg: JoinConfig) -> bool:
     """Whether a joker box one step beyond the pair a-b marks it as a fan's steps: always in a hand and
-    where no steady fan lies near, else only for a pair running within `joker_beyond_degrees` of the
-    local fan (a column's steps run along it; a card's diagonal runs 35-55 degrees off it)."""
-    if cfg.hand_fans or cfg.joker_beyond_degrees <= 0:
+    where no steady fan lies near (`axis`, from `_steady_axis`, is None), else only for a pair running
+    within `joker_beyond_degrees` of the local fan (a column's steps run along it; a card's diagonal runs
+    35-55 degrees off it)."""
+    if cfg.hand_fans or cfg.joker_beyond_degrees <= 0 or axis is None:
         return True
-    angle = _angle_to_fan(a, b, axes)
-    return angle is None or angle < cfg.joker_beyond_degrees
+    return _line_degrees(_span(a, b)[1], (math.cos(axis), math.sin(axis))) < cfg.joker_beyond_degrees
 
 
 _Span = tuple[tuple[float, float], tuple[float, float]]  # a pair's midpoint and corner-to-corner vector
@@ -916,7 +916,7 @@ def _candidate_pairs(
             own = _own_marks(raw, dets, i, j, axis, cfg, _ratio_misfit(ratio, expected))
             corners = _four_marks(raw, dets, i, j, own, cfg.step_tolerance * size) if own else None
             if _is_fan_step(a, b, dets, cfg.step_tolerance * size, cfg.hand_fans, own,
-                            bool(corners) and a.cls in FREE_SHAPE, _joker_beyond_counts(a, b, around, cfg)):
+                            bool(corners) and a.cls in FREE_SHAPE, _joker_beyond_counts(a, b, axis, cfg)):
                 continue
             if cfg.hand_fans and _hand_fan_step(a, b, dets, cfg):
                 continue
