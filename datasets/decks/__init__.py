@@ -37,6 +37,12 @@ def fetched_decks(cache: Path | None = None) -> list[Deck]:
     return decks
 
 
+def fetched_design_count(cache: Path | None = None) -> int:
+    """How many fetched designs of the default mix the cache holds (0 before `handfoot dataset fetch-decks`)."""
+    stored = (read_stored(folder) for folder in stored_decks(cache_dir(cache)))
+    return sum(1 for s in stored if s is not None and s.in_default_mix)
+
+
 def load_decks(cache: Path | None = None, fetched: bool = True, seed: int = 0) -> list[Deck]:
     """Every deck the scene generator should mix: simple-deck variants, procedural decks, fetched decks."""
     decks = [simple_deck(seed * 100 + i) for i in range(SIMPLE_VARIANTS)]
@@ -46,4 +52,4 @@ def load_decks(cache: Path | None = None, fetched: bool = True, seed: int = 0) -
     return decks
 
 
-__all__ = ["contact_sheet", "fetched_decks", "load_decks", "procedural_decks", "simple_deck"]
+__all__ = ["contact_sheet", "fetched_decks", "fetched_design_count", "load_decks", "procedural_decks", "simple_deck"]

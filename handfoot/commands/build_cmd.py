@@ -21,6 +21,19 @@ def _check_out(out: Path) -> None:
         raise UserError(f"--out {out} exists and is not a folder")
 
 
+def _warn_unfetched(decks_cache: Path | None) -> None:
+    """Say so when no fetched deck designs are cached: the photos then come from the drawn decks alone, and a
+    set built with the README's command and seed is not the set its figures were measured on."""
+    from datasets.decks import fetched_design_count  # noqa: PLC0415
+    from datasets.decks.cache import cache_dir  # noqa: PLC0415
+
+    if fetched_design_count(decks_cache) == 0:
+        Console(stderr=True).print(
+            f"[yellow]warning:[/yellow] no fetched deck designs in {cache_dir(decks_cache)}: the photos use the "
+            "drawn decks only, so this set differs from one built after `handfoot dataset fetch-decks` with the "
+            "same seed (the README's figures were measured on those)")
+
+
 def _textures(folder: Path | None) -> list[Path]:
     """Texture images from --textures, else from the texture cache when it was fetched."""
     from datasets.scenes.backgrounds import texture_files  # noqa: PLC0415
@@ -56,6 +69,7 @@ def build(
     _check_out(out)
     if decks_cache is not None and not decks_cache.is_dir():
         raise UserError(f"--decks-cache {decks_cache} is not a folder")
+    _warn_unfetched(decks_cache)
     tex = _textures(textures)
     console = Console()
     with _progress() as bar:
@@ -83,6 +97,7 @@ def rounds(
     _check_out(out)
     if decks_cache is not None and not decks_cache.is_dir():
         raise UserError(f"--decks-cache {decks_cache} is not a folder")
+    _warn_unfetched(decks_cache)
     with _progress() as bar:
         task = bar.add_task("rendering rounds", total=n_rounds)
         summary = build_rounds(out, n_rounds, seed, decks_cache=decks_cache,

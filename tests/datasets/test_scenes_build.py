@@ -152,3 +152,19 @@ def test_build_records_the_design_weights_it_drew_with(tmp_path, deck):
     assert summary["design_weights"] == {deck.name: 2.0}
     even = build_dataset(tmp_path / "e", 1, seed=5, decks=[deck], workers=1, val_fraction=0.0)
     assert even["design_weights"] == {}
+
+
+@pytest.mark.parametrize("stored, warned", [(None, True), (False, True), (True, False)])
+def test_rounds_command_warns_when_no_fetched_design_is_cached(tmp_path, capsys, simple_only, stored, warned):
+    from datasets.decks.cache import save_deck
+
+    cache = tmp_path / "decks"
+    cache.mkdir()
+    if stored is not None:  # a design in the cache, in the default mix or left out of it
+        save_deck(cache, simple_deck(7), in_default_mix=stored)
+    out = tmp_path / "rounds"
+    assert main(["dataset", "rounds", "--out", str(out), "--rounds", "1", "--seed", "4",
+                 "--decks-cache", str(cache)]) == 0
+    err = capsys.readouterr().err
+    assert ("no fetched deck designs" in err) is warned
+    assert (out / "round-001.toml").is_file()
