@@ -42,6 +42,12 @@ RANK_MIN_ODDS = 0.8
 # rounds, three readings:
 # `dev11` 343 -> 346 exact sides of 494, `dev12` 379 -> 384 of 510 (0.6: 345 and 384; 0.8: 343 and 383).
 HAND_THREE_ODDS = 0.5
+# Where the detector itself was unsure of a natural (its fused confidence under RANK_UNSURE_CONF), the rank
+# reader renames it at RANK_UNSURE_ODDS already: on `dev11`'s cached boxes (four readings) that renamed 30 more
+# boxes than RANK_MIN_ODDS alone, 28 of them to their true rank and 2 away from it (models/README.md, "The rank
+# reader where the detector was unsure").
+RANK_UNSURE_CONF = 0.4
+RANK_UNSURE_ODDS = 0.6
 
 
 @dataclass(frozen=True)
@@ -55,13 +61,15 @@ class ReaderKind:
     weights: Path
     min_odds: float = 0.0  # a box is renamed only where the network gives its class at least these odds
     keep_within: tuple[str, ...] = ()  # a box of one of these is never renamed to another of them
+    unsure_conf: float = 0.0  # a box the detector gave less confidence than this is renamed at `unsure_odds`
+    unsure_odds: float = 0.0
 
 
 READERS = {
     "wilds": ReaderKind("wild reader", WILDS, ("remastered",), MODELS / "wilds.pt"),
     "foot-wilds": ReaderKind("Bare Foot reader", FOOT_SPECIALS, ("barefoot",), MODELS / "foot-wilds.pt"),
     "ranks": ReaderKind("rank reader", RANKS, ("traditional", "remastered"), MODELS / "ranks.pt", RANK_MIN_ODDS,
-                        ("3R", "3B")),
+                        ("3R", "3B"), RANK_UNSURE_CONF, RANK_UNSURE_ODDS),
 }
 CROP = 40  # px: each crop is scaled to CROP x CROP
 MARGIN = 1.3  # the crop's side: this many times the box's longer side, centred on the box
@@ -116,6 +124,8 @@ class WildReader:
     classes: tuple[str, ...] = WILDS  # the network's outputs, in order
     min_odds: float = 0.0  # rename only where the network gives its class at least these odds
     keep_within: tuple[str, ...] = ()  # never rename a box of one of these to another of them
+    unsure_conf: float = 0.0  # a box the detector was less sure of than this needs only `unsure_odds`
+    unsure_odds: float = 0.0
 
     def likeliest(self, image: np.ndarray, dets: list[Detection]) -> list[tuple[str, float]]:
         """For each detection, the class the network finds likeliest in its crop, and its odds."""
@@ -145,7 +155,7 @@ class WildReader:
         def floor(det: Detection, cls: str) -> float | None:
             if cls in self.keep_within and det.cls in self.keep_within:
                 return within_odds
-            return self.min_odds
+            return min(self.min_odds, self.unsure_odds) if det.conf < self.unsure_conf else self.min_odds
 
         named = {id(d): cls for d, (cls, p) in zip(mine, self.likeliest(image, mine))
                  if (least := floor(d, cls)) is not None and p >= least}
@@ -171,7 +181,7 @@ def load_wild_reader(path: Path | None = None, kind: str = "wilds") -> WildReade
         net.load_state_dict(saved["state"])
         net.eval()
         return WildReader(net, int(saved["size"]), float(saved["margin"]), spec.classes, spec.min_odds,
-                          spec.keep_within)
+                          spec.keep_within, spec.unsure_conf, spec.unsure_odds)
 
     return load_checkpoint(path if path is not None else spec.weights, spec.title,
                            f"handfoot train-wilds --reader {kind}", build)

@@ -57,7 +57,7 @@ def _readers(monkeypatch, **by_kind) -> None:
 def _rank_reader(rank: str, sure: float = 5.0) -> WildReader:
     spec = READERS["ranks"]
     return WildReader(_Says(RANKS.index(rank), len(RANKS), sure), classes=RANKS, min_odds=spec.min_odds,
-                      keep_within=spec.keep_within)
+                      keep_within=spec.keep_within, unsure_conf=spec.unsure_conf, unsure_odds=spec.unsure_odds)
 
 
 def _photo() -> np.ndarray:
@@ -136,6 +136,17 @@ def test_the_rank_reader_renames_a_natural_only_where_it_is_sure_and_never_a_thr
     reader = _rank_reader("9")
     wild = [Detection("WILD20", 0.8, (100, 50, 110, 70))]
     assert reader.read(_photo(), wild) == wild and reader.net.shown == 0
+
+
+def test_the_rank_reader_needs_less_sureness_to_rename_a_natural_the_detector_was_unsure_of():
+    unsure = [Detection("8", 0.3, (100, 50, 110, 70))]
+    sure = [Detection("8", 0.7, (100, 50, 110, 70))]
+    reader = _rank_reader("6", sure=3.0)  # odds of about 0.61: under RANK_MIN_ODDS, over RANK_UNSURE_ODDS
+    assert [d.cls for d in reader.read(_photo(), unsure)] == ["6"]
+    assert reader.read(_photo(), sure) == sure
+    assert _rank_reader("6", sure=1.0).read(_photo(), unsure) == unsure  # odds of about 0.17: still not enough
+    black = [Detection("3B", 0.3, (100, 50, 110, 70))]
+    assert _rank_reader("3R", sure=3.0).read(_photo(), black) == black  # nor a 3's colour
 
 
 def test_a_box_the_rank_reader_makes_a_three_is_coloured_by_its_ink(monkeypatch):
