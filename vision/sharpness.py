@@ -16,8 +16,9 @@ A photo whose blur reaches `BLURRED` is worth photographing again. The
 threshold is `dev11`'s top 5 % of photos (thirty-eighth session,
 `models/README.md`, "Blur measured free of the gradient's spread"): of the held-out rounds' 1,108 photos
 53 reach it; the detector named 87.3 % of their true corners against 98.4 %
-of the others', and 27 of the 52 sides with such a photo were scored wrong
-against 89 of the other 457 (91 before the thirty-ninth session's joining). No real photo of `table-webcam` or
+of the others', and 26 of the 52 sides with such a photo were scored wrong
+against 87 of the other 457 (since the fortieth session's rank reader rule; 27 and 89 before, 91 before
+the thirty-ninth session's joining). No real photo of `table-webcam` or
 `closeup-phone` reaches it, read as `score` reads them or as `watch` does;
 1 of the 193 `edje-rank` photos it can measure.
 """
