@@ -14,7 +14,8 @@ a blue 20, a red 50, a sock or a shoe), whose clothing cards print their
 value in the wilds' place and colours (a blue sock "50" was read as a red
 wild's 50); and the rank reader (`models/ranks.pt`: A to K and the two 3s)
 for the standard family's naturals, which renames a box only where it is
-sure (`min_odds`) and changes a 3's colour only where asked to, in a photo
+sure (`min_odds`; `unsure_odds` where the detector was unsure, under
+`unsure_conf`) and changes a 3's colour only where asked to, in a photo
 of hands (`within_odds`; elsewhere the ink names that).
 """
 
