@@ -20,27 +20,30 @@ from datasets.faces import Deck
 SIMPLE_VARIANTS = 4  # simple-deck seeds load_decks mixes in
 
 
+def _mix_folders(cache: Path | None) -> list[Path]:
+    """The cached deck folders that belong in the default mix (complete, and neither foreign indices nor
+    four-colour suits)."""
+    folders = []
+    for folder in stored_decks(cache_dir(cache)):
+        stored = read_stored(folder)
+        if stored is not None and stored.in_default_mix:
+            folders.append(folder)
+    return folders
+
+
 def fetched_decks(cache: Path | None = None) -> list[Deck]:
     """The traditional decks rendered into the cache that belong in the default mix.
 
     Decks with foreign indices or four-colour suits are cached but left out.
     An empty list when nothing has been fetched yet.
     """
-    decks = []
-    for folder in stored_decks(cache_dir(cache)):
-        stored = read_stored(folder)
-        if stored is None or not stored.in_default_mix:
-            continue
-        deck = load_deck(folder)
-        if deck is not None:
-            decks.append(deck)
-    return decks
+    decks = (load_deck(folder) for folder in _mix_folders(cache))
+    return [deck for deck in decks if deck is not None]
 
 
 def fetched_design_count(cache: Path | None = None) -> int:
     """How many fetched designs of the default mix the cache holds (0 before `handfoot dataset fetch-decks`)."""
-    stored = (read_stored(folder) for folder in stored_decks(cache_dir(cache)))
-    return sum(1 for s in stored if s is not None and s.in_default_mix)
+    return len(_mix_folders(cache))
 
 
 def load_decks(cache: Path | None = None, fetched: bool = True, seed: int = 0) -> list[Deck]:
