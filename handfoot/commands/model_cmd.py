@@ -71,7 +71,7 @@ def evaluate(
     conf: float = typer.Option(None, "--conf", help="Confidence threshold (default: the product's)."),
     limit: int = typer.Option(0, "--limit", help="Use only the first N photos (0: all)."),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
-    failures: Path = typer.Option(None, "--failures", help="With --data: write a sheet of crops of every missed, misread and extra box (at the product's confidence) to this .jpg/.png."),
+    failures: Path = typer.Option(None, "--failures", help="With --data: write a sheet of crops of every missed, misread and extra box, and of every index found and named right in a box fitted unlike its label (\"7>box\"), at the product's confidence, to this .jpg/.png."),
     failures_max: int = typer.Option(96, "--failures-max", min=1, help="At most this many crops on the sheet (spread over the photos)."),
     readers: bool = typer.Option(True, "--readers/--no-readers", help="With --voc: name the boxes again with the standard family's second-look readers (models/ranks.pt, models/wilds.pt) before joining them, as `handfoot score` does; --no-readers counts the detector's own names."),
     turned: bool = typer.Option(True, "--turned/--no-turned", help=_TURNED_HELP),
@@ -225,12 +225,15 @@ def _failures(photo_set, timed, conf: float, sheet: Path | None, limit: int) -> 
 
     from vision.annotate import save_image  # noqa: PLC0415
     from vision.evaluate import eval_images  # noqa: PLC0415
-    from vision.failures import MISSED, failure_sheet, find_failures, pick_evenly  # noqa: PLC0415
+    from vision.failures import failure_kind, failure_sheet, find_failures, pick_evenly  # noqa: PLC0415
     from vision.imageio import load_image  # noqa: PLC0415
 
-    found = find_failures(eval_images(photo_set, timed), conf)
-    kinds = Counter("extra" if not f.truth else "missed" if f.found == MISSED else "misread" for f in found)
-    out = {"conf": conf, "missed": kinds["missed"], "misread": kinds["misread"], "extra": kinds["extra"],
+    images = eval_images(photo_set, timed)
+    found = find_failures(images, conf)
+    kinds = Counter(failure_kind(f) for f in found)
+    # every labelled corner is matched, boxed unlike its label, missed or misread
+    out = {"conf": conf, "corners": sum(len(im.truth) for im in images), "missed": kinds["missed"],
+           "misread": kinds["misread"], "boxed": kinds["boxed"], "extra": kinds["extra"],
            "commonest": dict(Counter(f.label for f in found).most_common(12))}
     if sheet is not None:
         picked = pick_evenly(found, limit)

@@ -33,6 +33,14 @@ FLOORS = {
     "table-webcam": 0.85,
     "closeup-phone": 0.63,
 }
+# The share of labelled corners missed or misread at the product's threshold: a detection of the right
+# class boxed tighter than its label counts as found (vision/failures.py). Measured in the forty-third
+# session: table-webcam 31 of 515 (0.060, four readings), closeup-phone 81 of 926 (0.087, read once;
+# 66, 0.071, with four readings), where mAP50 counts 116 more right detections as misses.
+WRONG_CEILINGS = {
+    "table-webcam": 0.08,
+    "closeup-phone": 0.11,
+}
 ONE_READING = {"closeup-phone"}
 EDJE_EXACT_FLOOR = 0.85
 EDJE_RECALL_FLOOR = 0.9
@@ -46,11 +54,13 @@ def _eval(capsys: pytest.CaptureFixture, *args: str) -> dict:
 
 
 @pytest.mark.parametrize("name", sorted(FLOORS))
-def test_real_yolo_set_map50_stays_above_its_floor(real_photos: Path, shipped_model: Path, capsys, name) -> None:
+def test_real_yolo_set_map50_and_found_corners_stay_above_their_floors(real_photos: Path, shipped_model: Path, capsys, name) -> None:
     once = ["--no-turned"] if name in ONE_READING else []
     report = _eval(capsys, "--data", real_photos / name / "data.yaml", *once)
     assert report["images"] > 30
     assert report["map50"] >= FLOORS[name], report
+    wrong = report["failures"]
+    assert (wrong["missed"] + wrong["misread"]) / wrong["corners"] <= WRONG_CEILINGS[name], wrong
 
 
 def test_edje_rank_card_counts_stay_above_their_floor(real_photos: Path, shipped_model: Path, capsys) -> None:

@@ -109,7 +109,12 @@ def test_eval_command_on_the_example_photos(detector, tmp_path: Path, capsys) ->
     assert {"map50", "map50_95", "precision", "recall", "per_class", "failures"} <= set(report)
     assert report["map50"] >= EXAMPLE_MAP50_FLOOR
     wrong = report["failures"]
-    assert sum(wrong["commonest"].values()) <= wrong["missed"] + wrong["misread"] + wrong["extra"]
+    corners = sum(1 for p in (tmp_path / "val" / "labels").glob("*.txt") for line in p.read_text().splitlines() if line.strip())
+    assert wrong["corners"] == corners
+    # every labelled corner is matched, boxed unlike its label, missed or misread: the generator's own
+    # labels fit the ink as the model boxes it, so almost none is "boxed"
+    assert wrong["missed"] + wrong["misread"] + wrong["boxed"] < 0.1 * corners
+    assert sum(wrong["commonest"].values()) <= wrong["missed"] + wrong["misread"] + wrong["boxed"] + wrong["extra"]
     if wrong["missed"] + wrong["misread"] + wrong["extra"]:
         assert cv2.imread(str(sheet)) is not None
 
