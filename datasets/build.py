@@ -65,7 +65,7 @@ def _write_jpeg(path: Path, img: np.ndarray, quality: int) -> int:
 _DECKS: list[Deck] | None = None
 
 
-def _init_worker(decks: list[Deck] | None, cache: str | None) -> None:
+def _init_worker(decks: list[Deck] | None, cache: str | None, word_jokers: bool = False) -> None:
     """Load the deck mix once per process (or take the one handed over)."""
     global _DECKS
     cv2.setNumThreads(1)
@@ -74,7 +74,7 @@ def _init_worker(decks: list[Deck] | None, cache: str | None) -> None:
     else:
         from datasets.decks import load_decks  # noqa: PLC0415
 
-        _DECKS = load_decks(Path(cache) if cache else None)
+        _DECKS = load_decks(Path(cache) if cache else None, word_jokers=word_jokers)
 
 
 def render_job(job: BuildJob) -> dict:
@@ -119,11 +119,12 @@ def render_job(job: BuildJob) -> dict:
 def build_dataset(out: Path, images: int, seed: int, tile: int = 320, val_fraction: float = 0.1,
                   decks: list[Deck] | None = None, decks_cache: Path | None = None, workers: int = 2,
                   textures: list[Path] | None = None, design_weights: dict[str, float] | None = None,
-                  progress: Callable[[int, int], None] | None = None) -> dict:
+                  progress: Callable[[int, int], None] | None = None, word_jokers: bool = False) -> dict:
     """Render `images` scenes into `out` (see module docstring); returns counts and timing.
 
-    `decks` defaults to datasets.decks.load_decks(decks_cache). `design_weights` (deck name ->
-    weight, others 1) shows some designs more often. `progress(done, total)` is called after each image.
+    `decks` defaults to datasets.decks.load_decks(decks_cache, word_jokers=word_jokers). `design_weights`
+    (deck name -> weight, others 1) shows some designs more often. `progress(done, total)` is called
+    after each image.
     """
     if images < 1:
         raise ValueError("images must be at least 1")
@@ -153,20 +154,20 @@ def build_dataset(out: Path, images: int, seed: int, tile: int = 320, val_fracti
             progress(done, images)
 
     if workers <= 1:
-        _init_worker(decks, str(decks_cache) if decks_cache else None)
+        _init_worker(decks, str(decks_cache) if decks_cache else None, word_jokers)
         for k, job in enumerate(jobs, 1):
             take(render_job(job), k)
     else:
         ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
         with ctx.Pool(workers, initializer=_init_worker,
-                      initargs=(decks, str(decks_cache) if decks_cache else None)) as pool:
+                      initargs=(decks, str(decks_cache) if decks_cache else None, word_jokers)) as pool:
             for k, res in enumerate(pool.imap_unordered(render_job, jobs, chunksize=2), 1):
                 take(res, k)
     (out / "data.yaml").write_text(data_yaml(out))
     seconds = time.perf_counter() - t0
     summary = {
         "images": images, "seed": seed, "tile": tile, "val_fraction": val_fraction, "workers": workers,
-        "textures": len(tex), "design_weights": dict(weights),
+        "textures": len(tex), "design_weights": dict(weights), "word_jokers": word_jokers,
         **{k: totals[k] for k in sorted(totals)},
         "train_classes": {c: classes.get(c, 0) for c in CLASS_NAMES},
         "bytes": nbytes, "seconds": round(seconds, 1),

@@ -18,6 +18,10 @@ from datasets.decks.simple import simple_deck
 from datasets.faces import Deck
 
 SIMPLE_VARIANTS = 4  # simple-deck seeds load_decks mixes in
+# With `word_jokers` (training builds: `handfoot dataset build --word-jokers`), this many simple decks
+# whose jokers print one word across the top join the mix (models/README.md, "Leg 29").
+WORD_JOKER_VARIANTS = 6
+WORD_JOKER_SEED = 5000
 
 
 def _mix_folders(cache: Path | None) -> list[Path]:
@@ -46,13 +50,22 @@ def fetched_design_count(cache: Path | None = None) -> int:
     return len(_mix_folders(cache))
 
 
-def load_decks(cache: Path | None = None, fetched: bool = True, seed: int = 0) -> list[Deck]:
-    """Every deck the scene generator should mix: simple-deck variants, procedural decks, fetched decks."""
+def word_joker_names() -> list[str]:
+    """The names of the word-joker decks `load_decks(word_jokers=True)` adds."""
+    return [f"simple-word-{WORD_JOKER_SEED + i}" for i in range(WORD_JOKER_VARIANTS)]
+
+
+def load_decks(cache: Path | None = None, fetched: bool = True, seed: int = 0, word_jokers: bool = False) -> list[Deck]:
+    """Every deck the scene generator should mix: simple-deck variants, procedural decks, fetched decks,
+    and with `word_jokers` the simple decks whose jokers print a word across the top (never in rounds)."""
     decks = [simple_deck(seed * 100 + i) for i in range(SIMPLE_VARIANTS)]
     decks += procedural_decks(seed)
     if fetched:
         decks += fetched_decks(cache)
+    if word_jokers:
+        decks += [simple_deck(WORD_JOKER_SEED + i, word_joker=True) for i in range(WORD_JOKER_VARIANTS)]
     return decks
 
 
-__all__ = ["contact_sheet", "fetched_decks", "fetched_design_count", "load_decks", "procedural_decks", "simple_deck"]
+__all__ = ["contact_sheet", "fetched_decks", "fetched_design_count", "load_decks", "procedural_decks", "simple_deck",
+           "word_joker_names"]

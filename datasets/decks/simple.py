@@ -2,7 +2,11 @@
 
 No downloads, deterministic for a seed, fast: the whole project's tests use it.
 Seed 0 is a plain white deck in DejaVu Sans Bold; other seeds change the font,
-paper tint and pip shapes a little (the generator mixes a few of them).
+paper tint and pip shapes a little (the generator mixes a few of them). A
+word-joker deck (`word_joker=True`, training builds only) prints its jokers'
+index as one word across the card's top, as many real jokers do (the real
+close-ups' jokers print a red script "Joker": models/README.md, "Corner boxes
+fitted unlike the real labels").
 """
 
 from __future__ import annotations
@@ -76,6 +80,42 @@ def _joker_tile(font: glyphs.Font, lay: _Layout, color: RGB) -> Tile:
     return canvas.tile_column(parts, max(2, lay.gap // 2))
 
 
+# Typefaces of a word joker's index: italic and upright, as printed jokers vary. (OpenCV's
+# Hershey "script" faces print upright sans letters in the OpenCV installed here.)
+_WORD_FONTS = tuple(glyphs.Font(ttf=name) for name in (
+    "DejaVuSerif-BoldItalic.ttf", "DejaVuSerif-Italic.ttf", "STIXGeneralBolIta.ttf", "STIXGeneralItalic.ttf",
+    "DejaVuSans-BoldOblique.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSans-Bold.ttf",
+))
+_WORDS = ("Joker", "JOKER", "joker")
+
+
+def _word_joker_tile(rng: random.Random, lay: _Layout, color: RGB) -> Tile:
+    """One word across the top, 0.35-0.6 of the card wide, as its index."""
+    word, font = rng.choice(_WORDS), rng.choice(_WORD_FONTS)
+    probe = glyphs.text_mask(word, font, 100)
+    width = rng.uniform(0.35, 0.6) * lay.w
+    height = round(min(max(width * probe.shape[0] / probe.shape[1], 0.045 * lay.h), 0.1 * lay.h))
+    return canvas.tile_column([(glyphs.text_mask(word, font, height, round(width)), color)], 0)
+
+
+def _draw_word_joker_art(card: np.ndarray, rng: random.Random, lay: _Layout, color: RGB, keep_out: list[tuple[int, int, int, int]]) -> None:
+    """A dark figure strewn with small stars in the middle of the face, clear of the index boxes."""
+    robe = tuple(rng.randint(10, 80) for _ in range(3))
+    cx, cy = lay.w / 2, lay.h / 2
+    pts = np.array([[cx + rng.uniform(-0.3, 0.3) * lay.w * np.cos(a), cy + rng.uniform(0.15, 0.3) * lay.h * np.sin(a)]
+                    for a in np.linspace(0, 2 * np.pi, 9)[:-1]], np.int32)
+    mask = np.zeros(card.shape[:2], np.uint8)
+    cv2.fillPoly(mask, [pts], 255)
+    for x1, y1, x2, y2 in keep_out:
+        mask[max(0, y1 - 4):y2 + 4, max(0, x1 - 4):x2 + 4] = 0
+    canvas.ink(card, mask, robe, 0, 0)  # type: ignore[arg-type]
+    star = glyphs.shape_mask("star", max(4, round(0.035 * lay.h)))
+    gold = (235, 190, 40)
+    for _ in range(12):
+        x, y = round(cx + rng.uniform(-0.25, 0.25) * lay.w), round(cy + rng.uniform(-0.22, 0.22) * lay.h)
+        canvas.ink(card, star, gold if rng.random() < 0.7 else color, x, y)
+
+
 def _draw_pips(card: np.ndarray, rank: str, suit: str, lay: _Layout, color: RGB) -> None:
     if rank == "A":
         m = glyphs.shape_mask(SUITS[suit], round(0.26 * lay.h))
@@ -131,18 +171,19 @@ def simple_back(width: int, color: RGB, paper: RGB = (255, 255, 255)) -> np.ndar
     return card
 
 
-def simple_deck(seed: int = 0, width: int = 250) -> Deck:
+def simple_deck(seed: int = 0, width: int = 250, word_joker: bool = False) -> Deck:
     """A traditional deck (A-K in four suits, two jokers) drawn here, with exact index boxes.
 
     Each face's `corners` are the ink boxes of its top-left index (rank over suit
-    pip; a joker prints J-O-K-E-R stacked) and of the 180-degree copy at
-    bottom-right. Seed 0 is the reference design; other seeds vary font and tint.
+    pip; a joker prints J-O-K-E-R stacked, or with `word_joker` one word across
+    the top) and of the 180-degree copy at bottom-right. Seed 0 is the reference
+    design; other seeds vary font and tint.
     """
     rng = random.Random(seed)
     font = glyphs.Font(ttf=_SIMPLE_FONTS[seed % len(_SIMPLE_FONTS)])
     paper: RGB = (255, 255, 255) if seed == 0 else tuple(rng.randint(236, 255) for _ in range(3))  # type: ignore[assignment]
     lay = _Layout(width)
-    name = f"simple-{seed}"
+    name = f"simple-word-{seed}" if word_joker else f"simple-{seed}"
     faces: dict[str, list[CardFace]] = {}
     for suit in SUITS:
         color = RED if suit in "HD" else BLACK
@@ -157,8 +198,12 @@ def simple_deck(seed: int = 0, width: int = 250) -> Deck:
             faces.setdefault(cls, []).append(CardFace(cls, card, corners, name))
     for color in (RED, BLACK):
         card = canvas.blank_card(width, paper)
-        corners = canvas.paste_corner_pair(card, _joker_tile(font, lay, color), lay.mx, lay.my)
-        _draw_joker_art(card, font, lay, color)
+        if word_joker:
+            corners = canvas.paste_corner_pair(card, _word_joker_tile(rng, lay, color), lay.mx, lay.my)
+            _draw_word_joker_art(card, rng, lay, color, corners)
+        else:
+            corners = canvas.paste_corner_pair(card, _joker_tile(font, lay, color), lay.mx, lay.my)
+            _draw_joker_art(card, font, lay, color)
         faces.setdefault("JOKER", []).append(CardFace("JOKER", card, corners, name))
     backs = [simple_back(width, (30, 60, 160) if seed % 2 == 0 else (160, 30, 40), paper)]
     return Deck(name, "traditional", faces, backs, source="drawn by handfoot (datasets/decks/simple.py)", licence="AGPL-3.0-or-later (project code)")

@@ -27,6 +27,10 @@ HARD_DESIGN_WEIGHTS: dict[str, float] = {
     "aisleriot-ornamental": 2.0, "remastered-5": 2.0, "barefoot-3": 2.0, "barefoot-4": 2.0,
 }
 
+# With `dataset build --word-jokers`, each drawn deck whose jokers print a word across the top
+# (datasets.decks.word_joker_names) comes up this many times as often as another design.
+WORD_JOKER_WEIGHT = 2.0
+
 _WILDS = {"traditional": ("2", "JOKER"), "remastered": ("WILD20", "WILD50"), "barefoot": ("WILD20", "WILD50")}
 # How many of a training table's melds hold no wild, by family. Remastered wilds' 20 and 50 differ
 # in a few pixels, and showing their decks more often (SCENE_FAMILY_WEIGHTS) did not teach the

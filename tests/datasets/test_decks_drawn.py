@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from datasets.decks import contact_sheet, glyphs, load_decks, procedural_decks, simple_deck
+from datasets.decks import contact_sheet, glyphs, load_decks, procedural_decks, simple_deck, word_joker_names
 from datasets.decks.procedural import BAREFOOT_CLASSES, REMASTERED_CLASSES
 from scoring.classes import CLASS_NAMES
 
@@ -172,3 +172,32 @@ def test_contact_sheet_writes_an_image(tmp_path: Path, deck):
     out = tmp_path / "sheet.jpg"
     contact_sheet([deck], out)
     assert out.stat().st_size > 10_000
+
+
+def test_a_word_joker_deck_prints_its_jokers_index_as_one_word_across_the_top():
+    plain, words = simple_deck(7), simple_deck(7, word_joker=True)
+    assert words.name == "simple-word-7" and words.family == "traditional"
+    assert np.array_equal(plain.faces["8"][1].image, words.faces["8"][1].image)  # only the jokers differ
+    for face in words.faces["JOKER"]:
+        ink = _ink(face)
+        (x1, y1, x2, y2), bottom = face.corners
+        assert x2 - x1 > 1.5 * (y2 - y1) and x2 - x1 >= 0.3 * 250  # a word, not stacked letters
+        assert bottom == (250 - x2, 350 - y2, 250 - x1, 350 - y1)
+        for bx1, by1, bx2, by2 in face.corners:
+            box = ink[by1:by2, bx1:bx2]
+            assert box[0].any() and box[-1].any() and box[:, 0].any() and box[:, -1].any()
+            ring = np.zeros_like(ink)
+            ring[max(0, by1 - 6):by2 + 6, max(0, bx1 - 6):bx2 + 6] = True
+            ring[max(0, by1 - 2):by2 + 2, max(0, bx1 - 2):bx2 + 2] = False
+            assert not ink[ring].any()
+        assert ink[120:230, 60:190].mean() > 0.05  # the figure in the middle
+    for plain_face in plain.faces["JOKER"]:
+        (x1, y1, x2, y2), _ = plain_face.corners
+        assert y2 - y1 > x2 - x1  # the plain deck's joker stacks J-O-K-E-R
+
+
+def test_load_decks_adds_the_word_joker_decks_only_for_training_builds(tmp_path: Path):
+    plain = [d.name for d in load_decks(cache=tmp_path, fetched=False)]
+    mixed = [d.name for d in load_decks(cache=tmp_path, fetched=False, word_jokers=True)]
+    assert not set(plain) & set(word_joker_names())
+    assert mixed == plain + word_joker_names()

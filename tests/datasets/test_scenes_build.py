@@ -168,3 +168,31 @@ def test_rounds_command_warns_when_no_fetched_design_is_cached(tmp_path, capsys,
     err = capsys.readouterr().err
     assert ("no fetched deck designs" in err) is warned
     assert (out / "round-001.toml").is_file()
+
+
+def test_build_command_mixes_in_word_joker_decks_only_when_asked(tmp_path, monkeypatch, deck):
+    import datasets.decks
+    from datasets.decks import word_joker_names
+
+    words = [simple_deck(5000 + i, word_joker=True) for i in range(2)]
+    asked = []
+
+    def load(cache=None, word_jokers=False, **kw):
+        asked.append(word_jokers)
+        return [deck] + (words if word_jokers else [])
+
+    monkeypatch.setattr(datasets.decks, "load_decks", load)
+    drawn = {}
+    for flag in ("--word-jokers", "--no-word-jokers"):
+        out = tmp_path / flag
+        assert main(["dataset", "build", "--out", str(out), "--images", "4", "--seed", "3", "--workers", "1",
+                     "--val-fraction", "0", flag]) == 0
+        summary = json.loads((out / "build.json").read_text())
+        assert summary["word_jokers"] == (flag == "--word-jokers")
+        drawn[flag] = {card["deck"] for f in (out / "frames").glob("*.json")
+                       for card in json.loads(f.read_text())["cards"]}
+    assert asked == [True, False]
+    assert json.loads((tmp_path / "--word-jokers" / "build.json").read_text())["design_weights"] == {
+        name: 2.0 for name in word_joker_names()}
+    assert drawn["--word-jokers"] & {w.name for w in words}
+    assert drawn["--no-word-jokers"] == {deck.name}
