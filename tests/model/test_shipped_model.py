@@ -115,7 +115,7 @@ def test_eval_command_on_the_example_photos(detector, tmp_path: Path, capsys) ->
     # labels fit the ink as the model boxes it, so almost none is "boxed"
     assert wrong["missed"] + wrong["misread"] + wrong["boxed"] < 0.1 * corners
     assert sum(wrong["commonest"].values()) <= wrong["missed"] + wrong["misread"] + wrong["boxed"] + wrong["extra"]
-    if wrong["missed"] + wrong["misread"] + wrong["extra"]:
+    if wrong["missed"] + wrong["misread"] + wrong["boxed"] + wrong["extra"]:
         assert cv2.imread(str(sheet)) is not None
 
 
