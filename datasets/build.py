@@ -27,6 +27,7 @@ import numpy as np
 
 from datasets.faces import Deck
 from datasets.scenes import SceneOptions, cut_tiles, render_random_scene
+from datasets.scenes.cardsets import WORD_JOKER_WEIGHT
 from datasets.scenes.tiles import yolo_lines
 from scoring.classes import CLASS_ID, CLASS_NAMES
 
@@ -123,8 +124,8 @@ def build_dataset(out: Path, images: int, seed: int, tile: int = 320, val_fracti
     """Render `images` scenes into `out` (see module docstring); returns counts and timing.
 
     `decks` defaults to datasets.decks.load_decks(decks_cache, word_jokers=word_jokers). `design_weights`
-    (deck name -> weight, others 1) shows some designs more often. `progress(done, total)` is called
-    after each image.
+    (deck name -> weight, others 1) shows some designs more often; with `word_jokers` the word-joker decks
+    weigh `WORD_JOKER_WEIGHT` as well. `progress(done, total)` is called after each image.
     """
     if images < 1:
         raise ValueError("images must be at least 1")
@@ -139,6 +140,10 @@ def build_dataset(out: Path, images: int, seed: int, tile: int = 320, val_fracti
         n_val = max(1, n_val)
     val_idx = set(int(i) for i in np.random.default_rng([seed, 999]).permutation(images)[:n_val])
     tex = tuple(str(p) for p in (textures or []))
+    if word_jokers:
+        from datasets.decks import word_joker_names  # noqa: PLC0415
+
+        design_weights = {**(design_weights or {}), **{name: WORD_JOKER_WEIGHT for name in word_joker_names()}}
     weights = tuple(sorted((design_weights or {}).items()))
     jobs = [BuildJob(str(out), i, seed, tile, i in val_idx, tex, weights) for i in range(images)]
     totals: Counter = Counter()

@@ -67,7 +67,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from vision.detection import Card, Detection, box_intersection, box_iou
+from vision.detection import Card, Detection, box_iou, share_inside
 
 BACK = "BACK"
 
@@ -184,12 +184,6 @@ class JoinConfig:
 HAND_PHOTO = JoinConfig(hand_fans=True, joker_direction=False)  # the tolerances for a photo of hands (leftover cards)
 
 
-def _share_inside(inner: tuple[float, ...], outer: tuple[float, ...]) -> float:
-    """How much of box `inner`'s area lies inside box `outer` (0..1)."""
-    area = (inner[2] - inner[0]) * (inner[3] - inner[1])
-    return box_intersection(inner, outer) / area if area > 0 else 1.0
-
-
 def dedupe(detections: list[Detection], iou: float = 0.6, nested: float = 0.7) -> list[Detection]:
     """Drop a detection that overlaps a more confident one (any class) by `iou` or more.
 
@@ -204,7 +198,7 @@ def dedupe(detections: list[Detection], iou: float = 0.6, nested: float = 0.7) -
         if any(box_iou(det.box, k.box) >= iou for k in kept):
             continue
         if det.cls in FREE_SHAPE and any(
-            k.cls == det.cls and max(_share_inside(det.box, k.box), _share_inside(k.box, det.box)) >= nested
+            k.cls == det.cls and max(share_inside(det.box, k.box), share_inside(k.box, det.box)) >= nested
             for k in kept
         ):
             continue

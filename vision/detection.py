@@ -15,6 +15,12 @@ def box_intersection(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     return ix * iy
 
 
+def share_inside(inner: tuple[float, ...], outer: tuple[float, ...]) -> float:
+    """How much of box `inner`'s area lies inside box `outer` (0..1; 1 for a box of no area)."""
+    area = (inner[2] - inner[0]) * (inner[3] - inner[1])
+    return box_intersection(inner, outer) / area if area > 0 else 1.0
+
+
 def box_iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     """Intersection over union of two xyxy boxes."""
     inter = box_intersection(a, b)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.detection import share_inside
 from vision.metrics import Box, ImageEval, iou_matrix
 
 MISSED = "-"  # what a missed box was "read as" in a failure's label
@@ -48,14 +49,6 @@ class Failure:
         return f"{self.truth or 'none'}>{self.found}"
 
 
-def inside_share(a: Box, b: Box) -> float:
-    """The share of the smaller of two boxes that lies inside the other."""
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
-    return ix * iy / smaller if smaller > 0 else 0.0
-
-
 def find_failures(images: Sequence[ImageEval], conf: float, iou: float = 0.5) -> list[Failure]:
     """Every missed, misread, extra and differently boxed (`BOXED`) box, photo by photo, counting detections at
     `conf` or more."""
@@ -73,8 +66,9 @@ def find_failures(images: Sequence[ImageEval], conf: float, iou: float = 0.5) ->
             hits = [j for j in range(len(preds)) if ious[i, j] >= iou]
             if any(preds[j][0] == cls for j in hits):
                 continue
-            alike = [j for j in range(len(preds)) if j not in taken | boxed and preds[j][0] == cls
-                     and ious[i, j] >= iou / 2 and inside_share(box, preds[j][2]) >= INSIDE]
+            alike = [j for j in range(len(preds)) if j not in taken and j not in boxed and preds[j][0] == cls
+                     and ious[i, j] >= iou / 2
+                     and max(share_inside(box, preds[j][2]), share_inside(preds[j][2], box)) >= INSIDE]
             if alike:
                 boxed.add(max(alike, key=lambda j: ious[i, j]))
                 out.append(Failure(k, box, cls, BOXED))

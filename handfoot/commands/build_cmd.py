@@ -68,8 +68,7 @@ def build(
 ) -> None:
     """Render synthetic Hand and Foot photos into a YOLO data set (tiles to train, full frames to validate)."""
     from datasets.build import build_dataset  # noqa: PLC0415
-    from datasets.decks import word_joker_names  # noqa: PLC0415
-    from datasets.scenes.cardsets import HARD_DESIGN_WEIGHTS, WORD_JOKER_WEIGHT  # noqa: PLC0415
+    from datasets.scenes.cardsets import HARD_DESIGN_WEIGHTS  # noqa: PLC0415
 
     _check_out(out)
     if decks_cache is not None and not decks_cache.is_dir():
@@ -81,20 +80,13 @@ def build(
         task = bar.add_task("rendering scenes", total=images)
         summary = build_dataset(out, images, seed, tile=tile, val_fraction=val_fraction, decks_cache=decks_cache,
                                 workers=workers, textures=tex,
-                                design_weights=_weights(HARD_DESIGN_WEIGHTS if hard_designs else {},
-                                                        word_joker_names() if word_jokers else [], WORD_JOKER_WEIGHT),
+                                design_weights=HARD_DESIGN_WEIGHTS if hard_designs else None,
                                 progress=lambda done, total: bar.update(task, completed=done), word_jokers=word_jokers)
     console.print(
         f"wrote {summary.get('frames', 0)} frames, {summary.get('train_tiles', 0)} training tiles "
         f"({summary.get('train_boxes', 0)} boxes, {summary.get('empty_tiles', 0)} empty), "
         f"{summary.get('val_images', 0)} validation frames in {summary['seconds']} s -> {out / 'data.yaml'}"
     )
-
-
-def _weights(hard: dict[str, float], word_decks: list[str], word_weight: float) -> dict[str, float] | None:
-    """The design weights of a build: the hard designs' and the word-joker decks' (None: every design alike)."""
-    weights = {**hard, **{name: word_weight for name in word_decks}}
-    return weights or None
 
 
 def rounds(
