@@ -31,18 +31,22 @@ from ink_photos import LEFT, RIGHT, draw_foot_wild, draw_three, two_cards
 
 class _Says(torch.nn.Module):
     """A stand-in network of `outputs` classes: calls every crop its class `pick` (for two classes,
-    True: a 50, False: a 20) with a logit of `sure` over the others' 0, and counts what it was shown."""
+    True: a 50, False: a 20) with a logit of `sure` over the others' 0 (or the logits `also` gives
+    some of them), and counts what it was shown."""
 
-    def __init__(self, pick: int, outputs: int = 2, sure: float = 5.0) -> None:
+    def __init__(self, pick: int, outputs: int = 2, sure: float = 5.0, also: dict[int, float] | None = None) -> None:
         super().__init__()
         self.pick = int(pick)
         self.outputs = outputs
         self.sure = sure
+        self.also = also or {}
         self.shown = 0
 
     def forward(self, x):
         self.shown += len(x)
         logits = torch.zeros(len(x), self.outputs)
+        for k, logit in self.also.items():
+            logits[:, k] = logit
         logits[:, self.pick] = self.sure
         return logits
 
@@ -54,10 +58,14 @@ def _readers(monkeypatch, **by_kind) -> None:
     monkeypatch.setattr(photo_round, "shipped_reader", lambda kind: by_kind.get(kind.replace("-", "_")))
 
 
-def _rank_reader(rank: str, sure: float = 5.0) -> WildReader:
+def _rank_reader(rank: str, sure: float = 5.0, also: dict[str, float] | None = None) -> WildReader:
+    """The rank reader's rules over a stand-in network reading `rank` at logit `sure` (`also`: other
+    ranks' logits, 0 for the rest)."""
     spec = READERS["ranks"]
-    return WildReader(_Says(RANKS.index(rank), len(RANKS), sure), classes=RANKS, min_odds=spec.min_odds,
-                      keep_within=spec.keep_within, unsure_conf=spec.unsure_conf, unsure_odds=spec.unsure_odds)
+    net = _Says(RANKS.index(rank), len(RANKS), sure, {RANKS.index(r): v for r, v in (also or {}).items()})
+    return WildReader(net, classes=RANKS, min_odds=spec.min_odds, keep_within=spec.keep_within,
+                      unsure_conf=spec.unsure_conf, unsure_odds=spec.unsure_odds, lopsided=spec.lopsided,
+                      lopsided_odds=spec.lopsided_odds)
 
 
 def _photo() -> np.ndarray:
@@ -141,12 +149,29 @@ def test_the_rank_reader_renames_a_natural_only_where_it_is_sure_and_never_a_thr
 def test_the_rank_reader_needs_less_sureness_to_rename_a_natural_the_detector_was_unsure_of():
     unsure = [Detection("8", 0.3, (100, 50, 110, 70))]
     sure = [Detection("8", 0.7, (100, 50, 110, 70))]
-    reader = _rank_reader("6", sure=3.0)  # odds of about 0.61: under RANK_MIN_ODDS, over RANK_UNSURE_ODDS
+    # odds of about 0.69: under RANK_MIN_ODDS, over RANK_UNSURE_ODDS; the 8 keeps a twelfth of them
+    reader = _rank_reader("6", sure=3.5, also={"8": 1.0})
     assert [d.cls for d in reader.read(_photo(), unsure)] == ["6"]
     assert reader.read(_photo(), sure) == sure
     assert _rank_reader("6", sure=1.0).read(_photo(), unsure) == unsure  # odds of about 0.17: still not enough
     black = [Detection("3B", 0.3, (100, 50, 110, 70))]
     assert _rank_reader("3R", sure=3.0).read(_photo(), black) == black  # nor a 3's colour
+
+
+def test_the_rank_reader_renames_a_sure_natural_whose_rank_its_crop_rules_out():
+    sure_four = [Detection("4", 0.6, (100, 50, 110, 70))]
+    # an A at odds of about 0.40 (under RANK_MIN_ODDS), the detector's 4 at 0.005: 80 times less likely
+    ruled_out = _rank_reader("A", sure=3.0, also={"4": -1.4, "Q": 2.5, "K": 2.0})
+    assert [d.cls for d in ruled_out.read(_photo(), sure_four)] == ["A"]
+    # the same A where the 4 keeps a fifth of the A's odds: the detector's name stands
+    kept = _rank_reader("A", sure=3.0, also={"4": 1.4, "Q": 2.5, "K": 2.0})
+    assert kept.read(_photo(), sure_four) == sure_four
+    # nor at odds under RANK_LOPSIDED_ODDS, however lopsided: a crop the reader cannot read
+    blur = _rank_reader("A", sure=1.0, also={"4": -4.0, "Q": 0.9, "K": 0.9, "J": 0.9, "10": 0.9})
+    assert blur.read(_photo(), sure_four) == sure_four
+    # and never a 3's colour (the ink names that)
+    black = [Detection("3B", 0.6, (100, 50, 110, 70))]
+    assert _rank_reader("3R", sure=3.0, also={"3B": -2.0, "Q": 2.5}).read(_photo(), black) == black
 
 
 def test_a_box_the_rank_reader_makes_a_three_is_coloured_by_its_ink(monkeypatch):
