@@ -16,7 +16,8 @@ wild's 50); and the rank reader (`models/ranks.pt`: A to K and the two 3s)
 for the standard family's naturals, which renames a box only where it is
 sure (`min_odds`; `unsure_odds` where the detector was unsure, under
 `unsure_conf`) or where its crop all but rules the detector's rank out
-(`lopsided` times the odds of that rank, and at least `lopsided_odds`) and changes a 3's colour only where asked to, in a photo
+(another rank at `lopsided` times that rank's odds, and at least
+`lopsided_odds`), and changes a 3's colour only where asked to, in a photo
 of hands (`within_odds`; elsewhere the ink names that).
 """
 
@@ -52,7 +53,7 @@ RANK_UNSURE_CONF = 0.4
 RANK_UNSURE_ODDS = 0.6
 # The rank reader also renames a natural where it finds another rank at least RANK_LOPSIDED times likelier
 # than the detector's and at odds of RANK_LOPSIDED_ODDS or more, however sure the detector was: a crop that
-# rules the detector's rank out. On `dev11`'s cached boxes (four readings) it renamed 15 more boxes, 13 of
+# rules the detector's rank out. On `dev11`'s cached sure boxes (four readings) it renamed 15 more, 13 of
 # them to their true rank and 1 away from it; exact sides 382 -> 384, none broken (models/README.md, "A rank
 # the reader rules out").
 RANK_LOPSIDED = 20.0
@@ -168,24 +169,16 @@ class WildReader:
         if not mine or image is None or image.ndim != 3:
             return list(dets)
 
-        def floor(det: Detection, cls: str) -> float | None:
-            if cls in self.keep_within and det.cls in self.keep_within:
-                return within_odds
-            return min(self.min_odds, self.unsure_odds) if det.conf < self.unsure_conf else self.min_odds
-
-        def sure(det: Detection, row: np.ndarray) -> str | None:
+        def new_name(det: Detection, row: np.ndarray) -> str | None:
             cls, p = self.classes[int(row.argmax())], float(row.max())
-            least = floor(det, cls)
-            if least is None:
-                return None
-            if p >= least:
-                return cls
             if cls in self.keep_within and det.cls in self.keep_within:
-                return None
+                return cls if within_odds is not None and p >= within_odds else None
+            if p >= (min(self.min_odds, self.unsure_odds) if det.conf < self.unsure_conf else self.min_odds):
+                return cls
             was = float(row[self.classes.index(det.cls)])
             return cls if self.lopsided and p >= self.lopsided_odds and p >= self.lopsided * was else None
 
-        named = {id(d): cls for d, row in zip(mine, self.odds(image, mine)) if (cls := sure(d, row)) is not None}
+        named = {id(d): cls for d, row in zip(mine, self.odds(image, mine)) if (cls := new_name(d, row)) is not None}
         return renamed(dets, lambda d: named.get(id(d)), iou)
 
 
