@@ -38,7 +38,8 @@ RANKS = ("A", "2", "3R", "3B", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"
 MODELS = Path(__file__).resolve().parent.parent / "models"
 # A box is renamed by the rank reader only where it gives its class at least these odds. On `dev11`
 # (leg 24's boxes) a 10-epoch trial reader renamed 433 boxes at 0.8, 3 of them wrongly, and 673 at
-# 0.5, 66 wrongly; the shipped one's exact sides there were flat from 0.6 to 0.9 (models/README.md).
+# 0.5, 66 wrongly; the shipped one's exact sides there were flat from 0.6 to 0.9 (models/README.md), and so
+# were the width-2 reader's of the forty-fifth session (0.7, 0.8, 0.9: 391, 390, 390 of 494).
 RANK_MIN_ODDS = 0.8
 # In a photo of hands, a 3 is given the colour the rank reader reads where that is its likeliest class at
 # these odds or more (`WildReader.read`'s `within_odds`, from `handfoot.photo_round.name_wilds`). Development
@@ -75,13 +76,14 @@ class ReaderKind:
     unsure_odds: float = 0.0
     lopsided: float = 0.0  # a box is also renamed where its new class has this many times its detected class's odds
     lopsided_odds: float = 1.0  # ... and at least these odds
+    width: int = 1  # the network's width (`wild_net`) when it is trained
 
 
 READERS = {
     "wilds": ReaderKind("wild reader", WILDS, ("remastered",), MODELS / "wilds.pt"),
     "foot-wilds": ReaderKind("Bare Foot reader", FOOT_SPECIALS, ("barefoot",), MODELS / "foot-wilds.pt"),
     "ranks": ReaderKind("rank reader", RANKS, ("traditional", "remastered"), MODELS / "ranks.pt", RANK_MIN_ODDS,
-                        ("3R", "3B"), RANK_UNSURE_CONF, RANK_UNSURE_ODDS, RANK_LOPSIDED, RANK_LOPSIDED_ODDS),
+                        ("3R", "3B"), RANK_UNSURE_CONF, RANK_UNSURE_ODDS, RANK_LOPSIDED, RANK_LOPSIDED_ODDS, width=2),
 }
 CROP = 40  # px: each crop is scaled to CROP x CROP
 MARGIN = 1.3  # the crop's side: this many times the box's longer side, centred on the box
@@ -114,16 +116,23 @@ def as_batch(crops: np.ndarray):
     return (t - mean) / spread
 
 
-def wild_net(outputs: int = len(WILDS)):
-    """Four 3x3 convolution blocks and a linear head with `outputs` classes: about 60,000 weights."""
+def wild_net(outputs: int = len(WILDS), width: int = 1):
+    """Four 3x3 convolution blocks (16, 32, 64 and 64 channels times `width`) and a linear head with
+    `outputs` classes: about 60,000 weights at width 1, 240,000 at width 2."""
     from torch import nn  # noqa: PLC0415
 
     def block(cin: int, cout: int) -> list:
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
 
-    return nn.Sequential(*block(3, 16), nn.MaxPool2d(2), *block(16, 32), nn.MaxPool2d(2),
-                         *block(32, 64), nn.MaxPool2d(2), *block(64, 64),
-                         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(64, outputs))
+    a, b, c = 16 * width, 32 * width, 64 * width
+    return nn.Sequential(*block(3, a), nn.MaxPool2d(2), *block(a, b), nn.MaxPool2d(2),
+                         *block(b, c), nn.MaxPool2d(2), *block(c, c),
+                         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(c, outputs))
+
+
+def net_width(net) -> int:
+    """The `width` a `wild_net` was built with (its first convolution's channels over 16)."""
+    return int(net[0].out_channels) // 16
 
 
 @dataclass
@@ -185,8 +194,8 @@ class WildReader:
 def save_wild_reader(net, path: Path, facts: dict, classes: tuple[str, ...] = WILDS) -> Path:
     """Write the network's weights with its `classes`, the crop geometry and `facts` (how it was
     trained, what it scored)."""
-    return save_checkpoint({"classes": list(classes), "size": CROP, "margin": MARGIN, "state": net.state_dict(),
-                            "facts": facts}, path)
+    return save_checkpoint({"classes": list(classes), "size": CROP, "margin": MARGIN, "width": net_width(net),
+                            "state": net.state_dict(), "facts": facts}, path)
 
 
 def load_wild_reader(path: Path | None = None, kind: str = "wilds") -> WildReader:
@@ -197,7 +206,7 @@ def load_wild_reader(path: Path | None = None, kind: str = "wilds") -> WildReade
     def build(saved: dict) -> WildReader:
         if saved.get("classes") != list(spec.classes):
             raise ValueError(f"its classes are {saved.get('classes')}, not {list(spec.classes)}")
-        net = wild_net(len(spec.classes))
+        net = wild_net(len(spec.classes), int(saved.get("width", 1)))
         net.load_state_dict(saved["state"])
         net.eval()
         return WildReader(net, int(saved["size"]), float(saved["margin"]), spec.classes, spec.min_odds,

@@ -121,7 +121,7 @@ def _accuracy(net, x, y) -> float:
 
 def train_wild_net(data: WildCrops, epochs: int = 20, batch: int = 64, lr: float = 3e-3, seed: int = 0,
                    progress: Callable[[range], Iterable[int]] | None = None,
-                   on_epoch: Callable[[int, float], None] | None = None):
+                   on_epoch: Callable[[int, float], None] | None = None, width: int = 1):
     """Train a fresh `wild_net` (one output per class of `data`) on the crops not held out (AdamW, one-cycle rate, light colour and
     exposure jitter); returns the net and its accuracy on the held-out crops after each epoch."""
     import torch  # noqa: PLC0415
@@ -132,7 +132,7 @@ def train_wild_net(data: WildCrops, epochs: int = 20, batch: int = 64, lr: float
     xv, yv = as_batch(data.crops[data.held_out]), torch.from_numpy(data.labels[data.held_out])
     if len(y) == 0:
         raise VisionError("every crop is held out: give more frames")
-    net = wild_net(len(data.classes))
+    net = wild_net(len(data.classes), width)
     opt = torch.optim.AdamW(net.parameters(), lr, weight_decay=1e-3)
     steps = (len(y) + batch - 1) // batch
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=epochs * steps)

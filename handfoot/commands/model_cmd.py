@@ -268,6 +268,7 @@ def train_wilds(
     epochs: int = typer.Option(20, "--epochs", min=1, help="Number of epochs."),
     jittered: int = typer.Option(2, "--jittered", min=0, help="Extra crops per corner on boxes shifted and scaled as the detector's sit."),
     seed: int = typer.Option(0, "--seed", help="Seed of the jitter, the batches' order and the starting weights."),
+    width: int | None = typer.Option(None, "--width", min=1, max=4, help="The network's width: each layer this many times 16 to 64 channels (default: as the reader ships: 1 for the wild and Bare Foot readers, 2 for the rank reader)."),
 ) -> None:
     """Train a second-look reader: a small network that names an index box from its crop (Remastered
     wilds 20 or 50; Bare Foot wilds, socks and shoes; or the ranks of traditional and Remastered
@@ -280,6 +281,7 @@ def train_wilds(
     if reader not in READERS:
         raise UserError(f"unknown --reader {reader!r}: choose one of {', '.join(READERS)}")
     out = out if out is not None else READERS[reader].weights
+    width = width if width is not None else READERS[reader].width
     missing = [b for b in builds if not example_files([b])]
     if missing:
         raise UserError(f"{missing[0]} has neither a frames/ folder nor round photos (make one with `handfoot dataset "
@@ -289,12 +291,12 @@ def train_wilds(
         data = wild_crops(builds, jittered, seed, _progress("cropping index corners"), reader=reader)
         counts = ", ".join(f"{n} {cls}" for cls, n in data.counts().items())
         typer.echo(f"{len(data)} crops ({counts}), {int(data.held_out.sum())} held out")
-        net, curve = train_wild_net(data, epochs, seed=seed, progress=_progress("training"),
+        net, curve = train_wild_net(data, epochs, seed=seed, progress=_progress("training"), width=width,
                                     on_epoch=lambda e, acc: typer.echo(f"epoch {e + 1}: held-out accuracy {acc:.4f}"))
     except VisionError as exc:
         raise UserError(str(exc)) from exc
     facts = {"builds": [str(b) for b in builds], "reader": reader, "crops": len(data),
-             "held_out": int(data.held_out.sum()), "epochs": epochs, "jittered": jittered, "seed": seed,
+             "held_out": int(data.held_out.sum()), "epochs": epochs, "jittered": jittered, "seed": seed, "width": width,
              "held_out_accuracy": [round(a, 4) for a in curve], "minutes": round((time.monotonic() - started) / 60, 1)}
     typer.echo(f"wrote {save_wild_reader(net, out, facts, data.classes)} (held-out accuracy {curve[-1]:.4f})")
 

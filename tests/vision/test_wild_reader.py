@@ -22,6 +22,7 @@ from vision.wild_reader import (
     WildReader,
     crop_index,
     load_wild_reader,
+    net_width,
     save_wild_reader,
     wild_net,
 )
@@ -229,6 +230,14 @@ def test_weights_round_trip_and_bad_files_are_named(tmp_path):
         load_wild_reader(bad)
 
 
+def test_a_wider_reader_loads_as_wide_as_it_was_trained(tmp_path):
+    wide = wild_net(len(RANKS), width=2)
+    assert sum(p.numel() for p in wide.parameters()) > 3 * sum(p.numel() for p in wild_net(len(RANKS)).parameters())
+    loaded = load_wild_reader(save_wild_reader(wide, tmp_path / "ranks.pt", {}, RANKS), "ranks")
+    x = torch.randn(3, 3, CROP, CROP)
+    assert torch.allclose(loaded.net(x), wide.eval()(x))
+
+
 def test_a_reader_of_other_classes_is_refused_by_name(tmp_path):
     foot = save_wild_reader(wild_net(len(FOOT_SPECIALS)), tmp_path / "foot.pt", {}, FOOT_SPECIALS)
     assert load_wild_reader(foot, "foot-wilds").classes == FOOT_SPECIALS
@@ -309,7 +318,7 @@ def test_train_wilds_writes_a_reader_that_loads(remastered_frames, tmp_path, cap
     assert main(["train-wilds", str(remastered_frames), "--out", str(out), "--epochs", "1", "--jittered", "0"]) == 0
     assert "held-out accuracy" in capsys.readouterr().out
     reader = load_wild_reader(out)
-    assert reader.size == CROP
+    assert reader.size == CROP and net_width(reader.net) == 1
     assert main(["train-wilds", str(tmp_path), "--out", str(out)]) != 0
     assert "neither a frames/ folder nor round photos" in " ".join(capsys.readouterr().err.split())
 
@@ -333,7 +342,9 @@ def test_round_photos_give_the_same_crops_as_frames_and_hold_out_whole_rounds(re
     out = tmp_path / "ranks.pt"
     assert main(["train-wilds", str(tmp_path), "--reader", "ranks", "--out", str(out), "--epochs", "1",
                  "--jittered", "0"]) == 0
-    assert load_wild_reader(out, "ranks").classes == RANKS
+    trained = load_wild_reader(out, "ranks")
+    assert trained.classes == RANKS and net_width(trained.net) == 2  # as wide as the shipped rank reader
+    assert net_width(load_wild_reader(None, "ranks").net) == 2
 
 
 def test_train_wilds_for_bare_foot_writes_a_reader_of_its_four_classes(barefoot_frames, tmp_path, capsys):
