@@ -88,6 +88,9 @@ READERS = {
 CROP = 40  # px: each crop is scaled to CROP x CROP
 MARGIN = 1.3  # the crop's side: this many times the box's longer side, centred on the box
 MERGE_IOU = 0.5  # a renamed box merges with a box of its new name overlapping it this much
+# A crop whose pixels spread less than this (standard deviation, grey levels) shows no ink: the readers
+# leave its box as the detector named it (the width-2 rank reader gives a blank crop a 2 at odds 0.33).
+MIN_INK_SPREAD = 4.0
 
 
 def crop_index(image: np.ndarray, box: tuple[float, float, float, float], size: int = CROP,
@@ -150,15 +153,24 @@ class WildReader:
     lopsided: float = 0.0  # also rename where the new class has this many times the detected class's odds (0: never)
     lopsided_odds: float = 1.0  # ... and at least these odds
 
-    def odds(self, image: np.ndarray, dets: list[Detection]) -> np.ndarray:
-        """For each detection, the network's odds of each of `classes` in its crop (rows sum to 1)."""
+    def crops(self, image: np.ndarray, dets: list[Detection]) -> np.ndarray:
+        """Each detection's crop, as the network sees it (N, size, size, 3, uint8)."""
+        if not dets:
+            return np.zeros((0, self.size, self.size, 3), np.uint8)
+        return np.stack([crop_index(image, d.box, self.size, self.margin) for d in dets])
+
+    def odds_of(self, crops: np.ndarray) -> np.ndarray:
+        """The network's odds of each of `classes` in each crop (rows sum to 1)."""
         import torch  # noqa: PLC0415
 
-        if not dets:
+        if not len(crops):
             return np.zeros((0, len(self.classes)))
-        crops = np.stack([crop_index(image, d.box, self.size, self.margin) for d in dets])
         with torch.no_grad():
             return torch.softmax(self.net(as_batch(crops)), dim=1).numpy()
+
+    def odds(self, image: np.ndarray, dets: list[Detection]) -> np.ndarray:
+        """For each detection, the network's odds of each of `classes` in its crop (rows sum to 1)."""
+        return self.odds_of(self.crops(image, dets))
 
     def likeliest(self, image: np.ndarray, dets: list[Detection]) -> list[tuple[str, float]]:
         """For each detection, the class the network finds likeliest in its crop, and its odds."""
@@ -187,7 +199,10 @@ class WildReader:
             was = float(row[self.classes.index(det.cls)])
             return cls if self.lopsided and p >= self.lopsided_odds and p >= self.lopsided * was else None
 
-        named = {id(d): cls for d, row in zip(mine, self.odds(image, mine)) if (cls := new_name(d, row)) is not None}
+        crops = self.crops(image, mine)
+        inked = crops.reshape(len(crops), -1).std(axis=1) >= MIN_INK_SPREAD
+        named = {id(d): cls for d, row, ink in zip(mine, self.odds_of(crops), inked)
+                 if ink and (cls := new_name(d, row)) is not None}
         return renamed(dets, lambda d: named.get(id(d)), iou)
 
 

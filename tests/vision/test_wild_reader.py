@@ -72,6 +72,7 @@ def _rank_reader(rank: str, sure: float = 5.0, also: dict[str, float] | None = N
 def _photo() -> np.ndarray:
     img = np.full((200, 300, 3), 230, np.uint8)
     img[50:70, 100:110] = (40, 40, 200)  # an index 10 x 20 px
+    img[100:120, 200:210] = (40, 40, 200)  # and another
     return img
 
 
@@ -97,6 +98,12 @@ def test_the_reader_renames_wilds_only_and_merges_a_box_renamed_onto_its_twin():
     out = WildReader(net).read(_photo(), dets)
     assert net.shown == 3  # the 8 is never looked at
     assert sorted((d.cls, d.conf) for d in out) == [("8", 0.9), ("WILD50", 0.7), ("WILD50", 0.8)]
+
+
+def test_a_box_on_blank_paper_keeps_the_detectors_name():
+    dets = [Detection("WILD20", 0.8, (100, 50, 110, 70)), Detection("WILD20", 0.7, (150, 150, 160, 170))]
+    out = WildReader(_Says(True)).read(_photo(), dets)  # the second box shows no ink at all
+    assert [(d.cls, d.box) for d in out] == [("WILD50", dets[0].box), ("WILD20", dets[1].box)]
 
 
 def test_the_reader_leaves_a_photo_without_wilds_or_colour_as_it_is():
