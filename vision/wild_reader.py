@@ -168,13 +168,9 @@ class WildReader:
         with torch.no_grad():
             return torch.softmax(self.net(as_batch(crops)), dim=1).numpy()
 
-    def odds(self, image: np.ndarray, dets: list[Detection]) -> np.ndarray:
-        """For each detection, the network's odds of each of `classes` in its crop (rows sum to 1)."""
-        return self.odds_of(self.crops(image, dets))
-
     def likeliest(self, image: np.ndarray, dets: list[Detection]) -> list[tuple[str, float]]:
         """For each detection, the class the network finds likeliest in its crop, and its odds."""
-        return [(self.classes[int(row.argmax())], float(row.max())) for row in self.odds(image, dets)]
+        return [(self.classes[int(row.argmax())], float(row.max())) for row in self.odds_of(self.crops(image, dets))]
 
     def names(self, image: np.ndarray, dets: list[Detection]) -> list[str | None]:
         """For each detection, the class the network reads in its crop (None: not sure enough)."""
