@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.errors import VisionError
-from vision.wild_reader import READERS, as_batch, crop_index, wild_net
+from vision.wild_reader import READERS, as_batch, crop_index, net_width, wild_net
 
 JITTER = 0.12  # share of the box: how far a jittered crop's centre and size may stray
 HOLD_OUT_EVERY = 10  # frames whose number is a multiple of this are validation frames
@@ -109,30 +109,36 @@ def wild_crops(builds: Iterable[Path], jittered: int = 2, seed: int = 0,
     return WildCrops(np.stack(crops), np.array(labels, dtype=np.int64), np.array(held, dtype=bool), classes)
 
 
-def _accuracy(net, x, y) -> float:
+def _accuracy(net, crops: np.ndarray, y, chunk: int = 4096) -> float:
     import torch  # noqa: PLC0415
 
     if len(y) == 0:
         return float("nan")
     net.eval()
     with torch.no_grad():
-        return float((net(x).argmax(1) == y).float().mean())
+        named = torch.cat([net(as_batch(crops[k : k + chunk])).argmax(1) for k in range(0, len(crops), chunk)])
+    return float((named == y).float().mean())
 
 
 def train_wild_net(data: WildCrops, epochs: int = 20, batch: int = 64, lr: float = 3e-3, seed: int = 0,
                    progress: Callable[[range], Iterable[int]] | None = None,
-                   on_epoch: Callable[[int, float], None] | None = None, width: int = 1):
-    """Train a fresh `wild_net` (one output per class of `data`) on the crops not held out (AdamW, one-cycle rate, light colour and
-    exposure jitter); returns the net and its accuracy on the held-out crops after each epoch."""
+                   on_epoch: Callable[[int, float], None] | None = None, width: int = 1, start=None):
+    """Train a `wild_net` (one output per class of `data`) on the crops not held out (AdamW, one-cycle
+    rate, light colour and exposure jitter): a fresh one of `width`, or a copy of the net `start` (a
+    loaded reader's, its width kept); returns the net and its accuracy on the held-out crops after
+    each epoch."""
     import torch  # noqa: PLC0415
     from torch import nn  # noqa: PLC0415
 
     torch.manual_seed(seed)
-    x, y = as_batch(data.crops[~data.held_out]), torch.from_numpy(data.labels[~data.held_out])
-    xv, yv = as_batch(data.crops[data.held_out]), torch.from_numpy(data.labels[data.held_out])
+    # the crops stay bytes until a batch needs them (as floats, 300,000 crops would take 6 GB)
+    x, y = data.crops[~data.held_out], torch.from_numpy(data.labels[~data.held_out])
+    xv, yv = data.crops[data.held_out], torch.from_numpy(data.labels[data.held_out])
     if len(y) == 0:
         raise VisionError("every crop is held out: give more frames")
-    net = wild_net(len(data.classes), width)
+    net = wild_net(len(data.classes), width if start is None else net_width(start))
+    if start is not None:
+        net.load_state_dict(start.state_dict())
     opt = torch.optim.AdamW(net.parameters(), lr, weight_decay=1e-3)
     steps = (len(y) + batch - 1) // batch
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=epochs * steps)
@@ -140,9 +146,10 @@ def train_wild_net(data: WildCrops, epochs: int = 20, batch: int = 64, lr: float
     for epoch in progress(range(epochs)) if progress else range(epochs):
         net.train()
         order = torch.randperm(len(y))
-        for start in range(0, len(y), batch):
-            idx = order[start : start + batch]
-            xb = x[idx] * (1 + 0.2 * torch.randn(len(idx), 1, 1, 1)) + 0.2 * torch.randn(len(idx), 3, 1, 1)
+        for at in range(0, len(y), batch):
+            idx = order[at : at + batch]
+            xb = as_batch(x[idx.numpy()])
+            xb = xb * (1 + 0.2 * torch.randn(len(idx), 1, 1, 1)) + 0.2 * torch.randn(len(idx), 3, 1, 1)
             loss = nn.functional.cross_entropy(net(xb), y[idx], label_smoothing=0.05)
             opt.zero_grad()
             loss.backward()

@@ -11,7 +11,7 @@ from rich.progress import track
 from rich.table import Table
 
 from handfoot.errors import UserError
-from vision.errors import VisionError
+from vision.errors import ModelError, VisionError
 from vision.training import LR0, WARMUP_EPOCHS
 
 
@@ -269,19 +269,25 @@ def train_wilds(
     jittered: int = typer.Option(2, "--jittered", min=0, help="Extra crops per corner on boxes shifted and scaled as the detector's sit."),
     seed: int = typer.Option(0, "--seed", help="Seed of the jitter, the batches' order and the starting weights."),
     width: int | None = typer.Option(None, "--width", min=1, max=4, help="The network's width: each layer this many times 16 to 64 channels (default: as the reader ships: 1 for the wild and Bare Foot readers, 2 for the rank reader)."),
+    start: Path | None = typer.Option(None, "--start", help="Train on from these weights of the same reader (e.g. the shipped ones) instead of fresh ones; their width is kept."),
+    lr: float = typer.Option(3e-3, "--lr", min=1e-6, max=1.0, help="Peak learning rate of the one-cycle schedule (train on from --start at about 0.001)."),
 ) -> None:
     """Train a second-look reader: a small network that names an index box from its crop (Remastered
     wilds 20 or 50; Bare Foot wilds, socks and shoes; or the ranks of traditional and Remastered
     naturals) (CPU, minutes)."""
     import time  # noqa: PLC0415
 
-    from vision.wild_reader import READERS, save_wild_reader  # noqa: PLC0415
+    from vision.wild_reader import READERS, load_wild_reader, net_width, save_wild_reader  # noqa: PLC0415
     from vision.wild_training import example_files, train_wild_net, wild_crops  # noqa: PLC0415
 
     if reader not in READERS:
         raise UserError(f"unknown --reader {reader!r}: choose one of {', '.join(READERS)}")
     out = out if out is not None else READERS[reader].weights
-    width = width if width is not None else READERS[reader].width
+    try:
+        first = load_wild_reader(start, reader).net if start is not None else None
+    except ModelError as exc:
+        raise UserError(str(exc)) from exc
+    width = net_width(first) if first is not None else width if width is not None else READERS[reader].width
     missing = [b for b in builds if not example_files([b])]
     if missing:
         raise UserError(f"{missing[0]} has neither a frames/ folder nor round photos (make one with `handfoot dataset "
@@ -291,12 +297,13 @@ def train_wilds(
         data = wild_crops(builds, jittered, seed, _progress("cropping index corners"), reader=reader)
         counts = ", ".join(f"{n} {cls}" for cls, n in data.counts().items())
         typer.echo(f"{len(data)} crops ({counts}), {int(data.held_out.sum())} held out")
-        net, curve = train_wild_net(data, epochs, seed=seed, progress=_progress("training"), width=width,
-                                    on_epoch=lambda e, acc: typer.echo(f"epoch {e + 1}: held-out accuracy {acc:.4f}"))
+        net, curve = train_wild_net(data, epochs, lr=lr, seed=seed, progress=_progress("training"), width=width,
+                                    start=first, on_epoch=lambda e, acc: typer.echo(f"epoch {e + 1}: held-out accuracy {acc:.4f}"))
     except VisionError as exc:
         raise UserError(str(exc)) from exc
     facts = {"builds": [str(b) for b in builds], "reader": reader, "crops": len(data),
              "held_out": int(data.held_out.sum()), "epochs": epochs, "jittered": jittered, "seed": seed, "width": width,
+             "start": str(start) if start is not None else None, "lr": lr,
              "held_out_accuracy": [round(a, 4) for a in curve], "minutes": round((time.monotonic() - started) / 60, 1)}
     typer.echo(f"wrote {save_wild_reader(net, out, facts, data.classes)} (held-out accuracy {curve[-1]:.4f})")
 

@@ -352,6 +352,29 @@ def test_round_photos_give_the_same_crops_as_frames_and_hold_out_whole_rounds(re
     assert net_width(load_wild_reader(None, "ranks").net) == 2
 
 
+def test_train_wilds_trains_on_from_given_weights_and_keeps_their_width(remastered_frames, tmp_path, capsys):
+    import torch
+
+    from handfoot.cli import main
+
+    first, on, fresh = tmp_path / "first.pt", tmp_path / "on.pt", tmp_path / "fresh.pt"
+    base = ["train-wilds", str(remastered_frames), "--reader", "ranks", "--epochs", "1", "--jittered", "0"]
+    assert main([*base, "--out", str(first), "--width", "1"]) == 0
+    assert main([*base, "--out", str(on), "--start", str(first), "--lr", "1e-6"]) == 0
+    assert main([*base, "--out", str(fresh), "--width", "1", "--seed", "1", "--lr", "1e-6"]) == 0
+    weights = [dict(load_wild_reader(p, "ranks").net.named_parameters()) for p in (first, on, fresh)]
+    assert net_width(load_wild_reader(on, "ranks").net) == 1  # the start's width, not the rank reader's 2
+
+    def apart(a, b) -> float:
+        return max(float((a[k] - b[k]).abs().max()) for k in a)  # learnt weights (not the norms' running means)
+
+    assert apart(weights[0], weights[1]) < 0.01 < apart(weights[0], weights[2])  # a tiny rate stays near its start
+    assert torch.load(on, weights_only=True)["facts"]["start"] == str(first)
+    capsys.readouterr()
+    assert main([*base, "--out", str(on), "--start", str(tmp_path / "none.pt")]) != 0
+    assert "weights not found" in " ".join(capsys.readouterr().err.split())
+
+
 def test_train_wilds_for_bare_foot_writes_a_reader_of_its_four_classes(barefoot_frames, tmp_path, capsys):
     from handfoot.cli import main
 
