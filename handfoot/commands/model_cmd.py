@@ -298,7 +298,8 @@ def train_wilds(
         counts = ", ".join(f"{n} {cls}" for cls, n in data.counts().items())
         typer.echo(f"{len(data)} crops ({counts}), {int(data.held_out.sum())} held out")
         net, curve = train_wild_net(data, epochs, lr=lr, seed=seed, progress=_progress("training"), width=width,
-                                    start=first, on_epoch=lambda e, acc: typer.echo(f"epoch {e + 1}: held-out accuracy {acc:.4f}"))
+                                    start=first,
+                                    on_epoch=lambda e, acc: typer.echo(f"epoch {e + 1}: held-out accuracy {acc:.4f}"))
     except VisionError as exc:
         raise UserError(str(exc)) from exc
     facts = {"builds": [str(b) for b in builds], "reader": reader, "crops": len(data),
