@@ -287,7 +287,7 @@ def train_wilds(
         first = load_wild_reader(start, reader).net if start is not None else None
     except ModelError as exc:
         raise UserError(str(exc)) from exc
-    width = net_width(first) if first is not None else width if width is not None else READERS[reader].width
+    width = width if width is not None else READERS[reader].width  # a --start net keeps its own (train_wild_net)
     missing = [b for b in builds if not example_files([b])]
     if missing:
         raise UserError(f"{missing[0]} has neither a frames/ folder nor round photos (make one with `handfoot dataset "
@@ -303,7 +303,7 @@ def train_wilds(
     except VisionError as exc:
         raise UserError(str(exc)) from exc
     facts = {"builds": [str(b) for b in builds], "reader": reader, "crops": len(data),
-             "held_out": int(data.held_out.sum()), "epochs": epochs, "jittered": jittered, "seed": seed, "width": width,
+             "held_out": int(data.held_out.sum()), "epochs": epochs, "jittered": jittered, "seed": seed, "width": net_width(net),
              "start": str(start) if start is not None else None, "lr": lr,
              "held_out_accuracy": [round(a, 4) for a in curve], "minutes": round((time.monotonic() - started) / 60, 1)}
     typer.echo(f"wrote {save_wild_reader(net, out, facts, data.classes)} (held-out accuracy {curve[-1]:.4f})")
