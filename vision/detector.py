@@ -180,10 +180,12 @@ def zoom_for(dets: list[Detection], config: InferenceConfig) -> float:
     Only boxes at least as sure as the product's threshold (0.3 at the lowest)
     count, so an evaluation's low-confidence tail cannot sway the choice.
     """
-    if not config.index_target:
-        return 1.0
-    sizes = [d.size for d in dets if d.conf >= max(config.conf, 0.3)]
-    if not sizes:
+    return zoom_for_sizes([d.size for d in dets if d.conf >= max(config.conf, 0.3)], config)
+
+
+def zoom_for_sizes(sizes: list[float], config: InferenceConfig) -> float:
+    """`zoom_for` from the index sizes (longer box side, working px) the choice rests on."""
+    if not config.index_target or not sizes:
         return 1.0
     median = float(np.median(sizes))
     if config.shrink_above and median > config.index_target * config.shrink_above:
@@ -191,6 +193,13 @@ def zoom_for(dets: list[Detection], config: InferenceConfig) -> float:
     if median >= config.index_target * config.zoom_below:
         return 1.0
     return min(config.max_zoom, config.index_target / max(median, 1.0))
+
+
+def working_scale(sizes: list[float], width: int, height: int, config: InferenceConfig) -> float:
+    """The scale one reading of a `width` x `height` photo works at, where its indices (longer box side, px)
+    are `sizes` and found as they are: down to `max_side`, then enlarged or shrunk as `zoom_for` says."""
+    first = min(1.0, config.max_side / max(height, width))
+    return first * zoom_for_sizes([s * first for s in sizes], config)
 
 
 def _unshrunk(dets: list[Detection], scale: float) -> list[Detection]:

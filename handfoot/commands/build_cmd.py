@@ -1,4 +1,4 @@
-"""`handfoot dataset build` and `handfoot dataset rounds`: synthetic training sets and evaluation rounds."""
+"""`handfoot dataset build`, `rounds` and `round-tiles`: synthetic training sets and evaluation rounds."""
 
 from __future__ import annotations
 
@@ -109,6 +109,43 @@ def rounds(
     Console().print(f"wrote {summary['rounds']} rounds, {summary['photos']} photos -> {out}")
 
 
+def round_tiles(
+    folders: list[Path] = typer.Argument(..., help="Round sets written by `handfoot dataset rounds`."),
+    out: Path = typer.Option(..., "--out", help="Folder to write the data set into (created if missing)."),
+    seed: int = typer.Option(1, "--seed", help="Random seed: the same seed gives the same tiles."),
+    tile: int = typer.Option(320, "--tile", min=64, help="Training tile size in px."),
+    photos: int | None = typer.Option(None, "--photos", min=1,
+                                      help="Use only this many photos, drawn at random (default: all)."),
+    val_every: int = typer.Option(10, "--val-every", min=2,
+                                  help="Keep whole for validation the photos of rounds numbered a multiple of this."),
+    val_photos: int = typer.Option(60, "--val-photos", min=1,
+                                   help="At most this many validation photos (the first; the rest of those rounds "
+                                        "are left out)."),
+) -> None:
+    """Cut round photos into training tiles at the scale the detector reads them (turned as its readings are)."""
+    from datasets.round_tiles import build_round_tiles  # noqa: PLC0415
+    from vision.detector import InferenceConfig, working_scale  # noqa: PLC0415
+
+    _check_out(out)
+    for folder in folders:
+        if not folder.is_dir():
+            raise UserError(f"{folder} is not a folder")
+    config = InferenceConfig()
+    with _progress() as bar:
+        task = bar.add_task("cutting photos", total=None)
+        try:
+            summary = build_round_tiles(folders, out, lambda sizes, w, h: working_scale(sizes, w, h, config),
+                                        seed=seed, tile=tile, val_every=val_every, val_photos=val_photos,
+                                        max_photos=photos,
+                                        progress=lambda done, total: bar.update(task, completed=done, total=total))
+        except ValueError as exc:
+            raise UserError(str(exc)) from exc
+    Console().print(
+        f"wrote {summary.get('train_tiles', 0)} training tiles ({summary.get('train_boxes', 0)} boxes) from "
+        f"{summary.get('train_photos', 0)} photos, {summary.get('val_images', 0)} validation photos in "
+        f"{summary['seconds']} s -> {out / 'data.yaml'}")
+
+
 def fetch_textures(
     cache: Path | None = typer.Option(None, "--cache", help="Texture folder (default $HANDFOOT_CACHE/textures)."),
 ) -> None:
@@ -123,7 +160,8 @@ def fetch_textures(
 
 
 def register(app: typer.Typer) -> None:
-    """Add `build`, `rounds` and `fetch-textures` to the `dataset` command group."""
+    """Add `build`, `rounds`, `round-tiles` and `fetch-textures` to the `dataset` command group."""
     app.command("build")(build)
     app.command("rounds")(rounds)
+    app.command("round-tiles")(round_tiles)
     app.command("fetch-textures")(fetch_textures)
