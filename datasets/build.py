@@ -55,7 +55,7 @@ def data_yaml(out: Path) -> str:
             f"val: val/images\nnc: {len(CLASS_NAMES)}\nnames:\n{names}\n")
 
 
-def _write_jpeg(path: Path, img: np.ndarray, quality: int) -> int:
+def write_jpeg(path: Path, img: np.ndarray, quality: int) -> int:
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         raise OSError(f"could not encode {path}")
@@ -89,7 +89,7 @@ def render_job(job: BuildJob) -> dict:
     h, w = scene.image.shape[:2]
     lines = yolo_lines(scene.labels, w, h, CLASS_ID)
     gt = json.dumps(scene.to_json(), indent=1)
-    nbytes = _write_jpeg(out / "frames" / f"{stem}.jpg", scene.image, FRAME_QUALITY)
+    nbytes = write_jpeg(out / "frames" / f"{stem}.jpg", scene.image, FRAME_QUALITY)
     (out / "frames" / f"{stem}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
     (out / "frames" / f"{stem}.json").write_text(gt)
     counts: Counter = Counter()
@@ -98,7 +98,7 @@ def render_job(job: BuildJob) -> dict:
     counts[f"family_{scene.family}"] += 1
     classes: Counter = Counter()
     if job.val:
-        nbytes += _write_jpeg(out / "val" / "images" / f"{stem}.jpg", scene.image, FRAME_QUALITY)
+        nbytes += write_jpeg(out / "val" / "images" / f"{stem}.jpg", scene.image, FRAME_QUALITY)
         (out / "val" / "labels" / f"{stem}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
         (out / "val" / "json" / f"{stem}.json").write_text(gt)
         counts["val_images"] += 1
@@ -107,7 +107,7 @@ def render_job(job: BuildJob) -> dict:
         tiles = cut_tiles(scene.image, scene.labels, np.random.default_rng([job.seed, job.index, 7]), job.tile)
         for t, tile in enumerate(tiles):
             tstem = f"{stem}-t{t:02d}"
-            nbytes += _write_jpeg(out / "train" / "images" / f"{tstem}.jpg", tile.image, TILE_QUALITY)
+            nbytes += write_jpeg(out / "train" / "images" / f"{tstem}.jpg", tile.image, TILE_QUALITY)
             tl = yolo_lines(tile.labels, job.tile, job.tile, CLASS_ID)
             (out / "train" / "labels" / f"{tstem}.txt").write_text("\n".join(tl) + ("\n" if tl else ""))
             counts["train_tiles"] += 1

@@ -27,11 +27,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.build import data_yaml
+from datasets.build import data_yaml, write_jpeg
 from datasets.scenes.tiles import cut_tiles, yolo_lines
 from scoring.classes import CLASS_ID
 
-TILE_QUALITY = 90
+TILE_QUALITY = 90  # leg 31's tiles were written at 90 (dataset build's at 92)
 SHARES = (1.0, 0.75)  # the readings' scales: as read, and the fourth reading's three quarters
 SHARE_P = (0.75, 0.25)
 TURNS = (0, 180, 90)  # as is, and the two turned readings
@@ -81,13 +81,6 @@ def turn(image: np.ndarray, labels: list, degrees: int) -> tuple[np.ndarray, lis
     raise ValueError(f"turn by 0, 90, 180 or 270 degrees, not {degrees}")
 
 
-def _write_jpeg(path: Path, image: np.ndarray) -> None:
-    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, TILE_QUALITY])
-    if not ok:
-        raise OSError(f"could not encode {path}")
-    path.write_bytes(buf.tobytes())
-
-
 def _read(photo: Path, scale_of: ScaleOf) -> tuple[np.ndarray, list, float]:
     image = cv2.imread(str(photo))
     if image is None:
@@ -105,7 +98,7 @@ def _val_photo(photo: Path, out: Path, scale_of: ScaleOf) -> Counter:
     """The photo whole, at its working scale, as a validation image; its counts."""
     image, labels, scale = _read(photo, scale_of)
     work, work_labels = _scaled(image, labels, scale)
-    _write_jpeg(out / "val" / "images" / f"{_stem(photo)}.jpg", work)
+    write_jpeg(out / "val" / "images" / f"{_stem(photo)}.jpg", work, TILE_QUALITY)
     lines = yolo_lines(work_labels, work.shape[1], work.shape[0], CLASS_ID)
     (out / "val" / "labels" / f"{_stem(photo)}.txt").write_text("".join(f"{line}\n" for line in lines))
     return Counter(val_images=1, val_boxes=len(lines))
@@ -121,7 +114,7 @@ def _train_tiles(photo: Path, out: Path, scale_of: ScaleOf, rng: np.random.Gener
     counts = Counter(train_photos=1)
     for t, cut in enumerate(cut_tiles(work, work_labels, rng, tile)):
         tstem = f"{_stem(photo)}-t{t:02d}"
-        _write_jpeg(out / "train" / "images" / f"{tstem}.jpg", cut.image)
+        write_jpeg(out / "train" / "images" / f"{tstem}.jpg", cut.image, TILE_QUALITY)
         lines = yolo_lines(cut.labels, tile, tile, CLASS_ID)
         (out / "train" / "labels" / f"{tstem}.txt").write_text("".join(f"{line}\n" for line in lines))
         counts.update(train_tiles=1, train_boxes=len(lines), empty_tiles=0 if lines else 1)

@@ -195,10 +195,15 @@ def zoom_for_sizes(sizes: list[float], config: InferenceConfig) -> float:
     return min(config.max_zoom, config.index_target / max(median, 1.0))
 
 
+def _max_side_scale(width: int, height: int, config: InferenceConfig) -> float:
+    """The scale that brings a photo's long side down to `max_side` (1.0 for a smaller photo)."""
+    return min(1.0, config.max_side / max(height, width))
+
+
 def working_scale(sizes: list[float], width: int, height: int, config: InferenceConfig) -> float:
     """The scale one reading of a `width` x `height` photo works at, where its indices (longer box side, px)
     are `sizes` and found as they are: down to `max_side`, then enlarged or shrunk as `zoom_for` says."""
-    first = min(1.0, config.max_side / max(height, width))
+    first = _max_side_scale(width, height, config)
     return first * zoom_for_sizes([s * first for s in sizes], config)
 
 
@@ -252,7 +257,7 @@ class Detector:
         indices ask for it): boxes in the image's pixels, and the scale they were read at."""
         cfg = self.config
         height, width = image.shape[:2]
-        scale = min(1.0, cfg.max_side / max(height, width))
+        scale = _max_side_scale(width, height, cfg)
         dets, fine = self._read(_resized(image, scale))
         zoom = zoom_for(dets, cfg)
         if zoom == 1.0:
