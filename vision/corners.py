@@ -37,16 +37,21 @@ Geometry used (all in units of the index size, so it holds at any scale):
   column an even step before and after it) lies under the next card, so it
   joins no other index;
 - a pair with another index lying on the segment between them, or one more
-  step beyond either end, is steps of a fan (two cards), not one card: the
-  segment between a card's corners runs over its own face; on a table, a
-  natural pair with one more index of its rank one even step on, in line,
-  is two steps of its meld's column (one meld per rank; small indices make
+  step beyond either end (on a table, one of its rank, a joker, or beyond
+  a pair of threes a three of either colour: a row of threes mixes them),
+  is steps of a fan (two cards), not one card: the segment between a
+  card's corners runs over its own face; on a table, a natural pair with
+  one more index of its rank one even step on, in line, is two steps of its meld's column (one meld per rank; small indices make
   a column's steps as many index sizes long as a card's diagonal);
 - on a table, two lone joker boxes square to the local fan, about one of
   the nearest cards' diagonals (as measured across the fan) apart, are the
   two marks along one fanned joker's visible edge (designs printing a star
   in all four corners); two jokers of neighbouring melds lie a whole card
-  width and a gap apart;
+  width and a gap apart; where no whole card shows a diagonal to measure
+  by, the edge's corner lies on its meld's line of natural indices and its
+  other mark on none; and four such marks whose rectangle has a side along
+  the fan one step of a chain of indices are two fanned jokers' edges, not
+  one joker's four corners;
 - a deck printing every index in all four corners (dondorf, bonded): two
   indices of one natural rank square to the local fan, one card side apart,
   are one fanned card's edge (on a table only where the fan's next card of
@@ -151,6 +156,8 @@ class JoinConfig:
     face_angle: float = 35.0  # degrees between a card's diagonal and its long side (index centres)
     corner_turn: float = 12.0  # degrees a joker's four marks' rectangle may turn from the face so found ...
     corner_min_side: float = 0.3  # ... with each side at least this share of its diagonal
+    four_marks_chain: bool = True  # a joker's four marks with a side one step of a chain of indices are two
+    # fanned jokers' edges (`_side_in_a_chain`)
     four_marks_bonus: float = 0.5  # taken off the cost of a joker pair whose other two corners hold its marks
     face_margin: float = 0.25  # index sizes: the card's face reaches this far beyond its index centres,
     face_core: float = 0.25  # tangent of the half-angle, at either corner, of the core around the diagonal
@@ -173,6 +180,8 @@ class JoinConfig:
     edge_degrees: float = 15.0  # tables: two lone joker boxes this near square to the local fan (0: off) ...
     edge_span: tuple[float, float] = (0.75, 1.25)  # ... this share of the nearest cards' diagonals across the fan
     # apart are the two marks of one fanned joker's edge
+    edge_unmeasured: bool = True  # ... and where the photo joins too few whole cards to measure, two such boxes,
+    # one on a meld's line of natural indices and the other on none, within the expected diagonal
     # Decks printing every index in all four corners (dondorf, bonded; `_edge_twins`, `_own_marks`):
     twin_degrees: float = 15.0  # two naturals of one rank this near square to the local fan (0: off) ...
     twin_span: tuple[float, float] = (1.8, 4.5)  # ... this many index sizes apart are one card's edge
@@ -276,7 +285,8 @@ def _is_fan_step(a: Detection, b: Detection, others: list[Detection], tol: float
     index lies on the segment between them, or one more step beyond either end
     (in a hand, any index like them; on a table, where melds lie in a grid and
     the next meld's cards are alike too, only one of the same rank, the next
-    card of the meld, or a joker, whose mark tells nothing of its card's shape).
+    card of the meld, a three of either colour beyond threes, which a row of
+    threes mixes, or a joker, whose mark tells nothing of its card's shape).
 
     The segment between a card's two corners runs over that card's own face,
     so no other index shows on it when both of its corners do (detections
@@ -298,7 +308,7 @@ def _is_fan_step(a: Detection, b: Detection, others: list[Detection], tol: float
     for d in others:
         if d is a or d is b or d.cls == BACK or id(d) in own_marks:
             continue
-        same_rank = d.cls in (a.cls, b.cls)
+        same_rank = d.cls in (a.cls, b.cls) or (a.cls in ROWED and d.cls in ROWED)  # a row of threes mixes colours
         alike = same_rank or _alike(d, a, b)  # else a card of another rank lying across at its own angle
         cx, cy = d.center
         t = ((cx - ax) * vx + (cy - ay) * vy) / length2
@@ -833,6 +843,33 @@ def _four_marks(raw: list[Detection], dets: list[Detection], i: int, j: int, own
     return None
 
 
+def _side_in_a_chain(corners: tuple[Detection, ...], dets: list[Detection], axis: float, tol: float,
+                     cfg: JoinConfig) -> bool:
+    """Whether a side of the rectangle of four marks (in order round it) is one step of a chain of
+    indices: another index lies one side's length beyond either end of it, in line.
+
+    Two fanned jokers of one meld each show the two marks of their visible edge;
+    together the four lie like one joker's four corners, but one short side of
+    that rectangle is a step of the meld's column, whose cards lie one such
+    step before it. A whole joker's sides span its face: nothing lies so.
+    """
+    sides = [math.dist(p.center, corners[(n + 1) % len(corners)].center) for n, p in enumerate(corners)]
+    for n, p in enumerate(corners):
+        if sides[n] > min(sides) * (1.0 + tol / max(min(sides), 1e-6)):
+            continue  # a long side: the joker's edge
+        q = corners[(n + 1) % len(corners)]
+        vx, vy = q.center[0] - p.center[0], q.center[1] - p.center[1]
+        if _line_degrees((vx, vy), (math.cos(axis), math.sin(axis))) > cfg.chain_degrees:
+            continue  # not along the local fan
+        probes = ((q.center[0] + vx, q.center[1] + vy), (p.center[0] - vx, p.center[1] - vy))
+        for d in dets:
+            if d.cls in FREE_SHAPE or d.cls == BACK:
+                continue
+            if any(math.dist(d.center, probe) <= tol for probe in probes):
+                return True
+    return False
+
+
 def _edges_clear(d: Detection, corners: tuple[Detection, ...], dets: list[Detection], reach: float) -> bool:
     """Whether no other index lies on the card's edges from d to each of `corners` (within `reach` of the
     line, between its ends): where one does, d is the next card of a fan, not the card's own copy."""
@@ -909,6 +946,9 @@ def _candidate_pairs(
             axis = _steady_axis(around)
             own = _own_marks(raw, dets, i, j, axis, cfg, _ratio_misfit(ratio, expected))
             corners = _four_marks(raw, dets, i, j, own, cfg.step_tolerance * size) if own else None
+            if corners and a.cls in FREE_SHAPE and cfg.four_marks_chain and axis is not None and _side_in_a_chain(
+                    (a, dets[corners[0]], b, dets[corners[1]]), dets, axis, cfg.step_tolerance * size, cfg):
+                continue  # two fanned jokers' edges, one fan step apart, not one joker's four corners
             if _is_fan_step(a, b, dets, cfg.step_tolerance * size, cfg.hand_fans, own,
                             bool(corners) and a.cls in FREE_SHAPE, _joker_beyond_counts(a, b, axis, cfg)):
                 continue
@@ -1135,8 +1175,22 @@ def _on_fan_line(d: Detection, other: Detection, dets: list[Detection], axis: fl
     return count
 
 
+def _in_fan_band(d: Detection, dets: list[Detection], axis: float, reach: float) -> int:
+    """How many of `dets` lie in the band along the fan (direction `axis`) that d's box spans across it
+    (widened by half their index size), within `reach` pixels of d along it."""
+    ux, uy = math.cos(axis), math.sin(axis)
+    half = (abs(uy) * (d.box[2] - d.box[0]) + abs(ux) * (d.box[3] - d.box[1])) / 2.0
+    count = 0
+    for e in dets:
+        dx, dy = e.center[0] - d.center[0], e.center[1] - d.center[1]
+        if abs(-dx * uy + dy * ux) <= half + 0.5 * e.size and abs(dx * ux + dy * uy) <= reach:
+            count += 1
+    return count
+
+
 def _edge_marks(sized: list[Detection], lone: list[int], axes: list[tuple[float, float, int]],
-                diagonals: list[_Diagonal], cfg: JoinConfig) -> list[tuple[int, int]]:
+                diagonals: list[_Diagonal], cfg: JoinConfig, expected: tuple[float, ...] = (),
+                raw: list[Detection] | None = None) -> list[tuple[int, int]]:
     """Pairs (index, mark) of lone joker boxes that are one fanned joker's two marks along its visible edge.
 
     Some jokers print the same star or ring in all four corners. In a fanned
@@ -1146,9 +1200,19 @@ def _edge_marks(sized: list[Detection], lone: list[int], axes: list[tuple[float,
     (its width or length, less the two margins), as measured by the
     diagonals of the cards joined nearest them. Of the two, the box on the
     fan's line of indices is the card's corner, the other its own mark.
+
+    A photo of fanned melds alone joins too few whole cards to measure; there
+    the two boxes are one joker's edge when the corner lies on a meld's line
+    of natural indices and the mark, however wide its box as detected (`raw`),
+    on none (a neighbouring meld's joker lies on its own meld's line), no
+    further apart than the expected diagonal allows (`edge_unmeasured`).
     """
-    if cfg.edge_degrees <= 0 or cfg.hand_fans or len(lone) < 2 or len(diagonals) < cfg.adapt_min_pairs:
+    if cfg.edge_degrees <= 0 or cfg.hand_fans or len(lone) < 2:
         return []
+    measured = len(diagonals) >= cfg.adapt_min_pairs
+    if not measured and not (cfg.edge_unmeasured and expected):
+        return []
+    naturals = [d for d in sized if d.cls not in FREE_SHAPE]
     low, high = cfg.edge_span
     found: list[tuple[float, int, int]] = []
     for n, i in enumerate(lone):
@@ -1160,13 +1224,26 @@ def _edge_marks(sized: list[Detection], lone: list[int], axes: list[tuple[float,
             if axis is None:
                 continue
             mid, v = _span(a, b)
-            share = _across_fan(v, mid, axis, diagonals, cfg)
-            if share is None or not low <= share <= high:
+            if measured:
+                share = _across_fan(v, mid, axis, diagonals, cfg)
+                if share is None or not low <= share <= high:
+                    continue
+                on_a = _on_fan_line(a, b, sized, axis, cfg.axis_radius)
+                on_b = _on_fan_line(b, a, sized, axis, cfg.axis_radius)
+                corner, mark = (i, j) if (on_a, a.conf) >= (on_b, b.conf) else (j, i)
+                found.append((abs(math.log(share)), corner, mark))
                 continue
-            on_a = _on_fan_line(a, b, sized, axis, cfg.axis_radius)
-            on_b = _on_fan_line(b, a, sized, axis, cfg.axis_radius)
-            corner, mark = (i, j) if (on_a, a.conf) >= (on_b, b.conf) else (j, i)
-            found.append((abs(math.log(share)), corner, mark))
+            if _line_degrees(v, (-math.sin(axis), math.cos(axis))) > cfg.edge_degrees:
+                continue
+            ratio = math.hypot(*v) / ((a.size + b.size) / 2.0)
+            if not cfg.min_ratio <= ratio <= max(expected):
+                continue
+            on_a = _in_fan_band((raw or sized)[i], naturals, axis, cfg.axis_radius * a.size)
+            on_b = _in_fan_band((raw or sized)[j], naturals, axis, cfg.axis_radius * b.size)
+            if min(on_a, on_b) > 0 or max(on_a, on_b) == 0:
+                continue
+            corner, mark = (i, j) if on_a else (j, i)
+            found.append((1.0 + abs(math.log(ratio / max(expected))), corner, mark))
     used: set[int] = set()
     out = []
     for _, corner, mark in sorted(found):
@@ -1276,7 +1353,7 @@ def join_corners(detections: list[Detection], config: JoinConfig | None = None) 
     marks = _face_marks(faces, sized, chosen, lone, axes, cfg, expected)
     paired: set[int] = {k for ks in marks.values() for k in ks}
     edges = _edge_marks(sized, [k for k in lone if k not in paired and sized[k].cls in FREE_SHAPE], axes, diagonals,
-                        cfg)
+                        cfg, expected, faces)
     paired.update(k for pair in edges for k in pair)
     cards: list[Card] = []
     for n, p in enumerate(chosen):

@@ -752,6 +752,16 @@ def test_red_threes_side_by_side_join_each_with_its_own_corners():
         assert (bx - ax) * (by - ay) > 0
 
 
+def test_a_row_of_red_and_black_threes_counts_each_three():
+    # True corner labels of a generated development photo (dev11, round 78): black and red threes fanned in one
+    # row beside the melds, each showing one index; a three of either colour one step beyond a pair of threes
+    # makes the pair two steps of the row, not one card (the threes' count was one short without it)
+    data = json.loads((Path(__file__).parent / "threes_row_photo.json").read_text())
+    dets = [Detection(cls, 0.9, tuple(box)) for cls, *box in data["boxes"]]
+    threes = lambda classes: Counter(c for c in classes if c in ("3R", "3B"))  # noqa: E731
+    assert threes(c.cls for c in join_corners(dets)) == threes(Counter(data["cards"]).elements())
+
+
 def test_red_threes_turned_like_the_melds_join_whatever_their_design_size():
     # the row's cards may come from a larger design than the melds' (a mixed deck)
     for scale in (1.0, 1.3):
@@ -852,10 +862,10 @@ def test_a_deck_whose_digits_print_smaller_than_its_other_indices_joins_both(mel
     assert counts(join_corners(dets, JoinConfig(mode_gap=1.0))) != truth
 
 
-def _star_column(classes: list[str], x: float) -> list[Detection]:
+def _star_column(classes: list[str], x: float, last_both: bool = True) -> list[Detection]:
     """A meld fanned downwards whose jokers print a star in all four corners: a fanned joker's top edge
     shows two stars, the top-left one and the top-right one (no index)."""
-    dets = column(classes, x, 100)
+    dets = column(classes, x, 100, last_both=last_both)
     for k, cls in enumerate(classes[:-1]):
         if cls == "JOKER":
             tl = card_corners("JOKER", x, 100 + k * 26.0, which="tl")[0]
@@ -886,6 +896,34 @@ def test_fanned_jokers_of_neighbouring_melds_stay_two_cards(gap):
     plain = [d for k, cls in enumerate("79K") for d in column([cls, "JOKER" if k < 2 else cls, cls, cls],
                                                                  100 + k * (CARD_W + gap), 100)]
     assert counts(join_corners(plain))["JOKER"] == 2
+
+
+@pytest.mark.parametrize("gap", [2.0, 6.0, 15.0])
+def test_a_fanned_jokers_edge_is_one_card_where_no_whole_card_shows_the_diagonal(gap):
+    # every card fanned, none whole: no diagonal to measure the joker's edge by; its top-left star lies on its
+    # meld's line of indices, its top-right one on none, while a neighbouring meld's joker lies on its own line
+    melds = [["7", "JOKER", "7", "7"], ["9", "JOKER", "9", "9"], ["K", "K", "K", "K"]]
+    dets = [d for k, ranks in enumerate(melds) for d in _star_column(ranks, 100 + k * (CARD_W + gap), False)]
+    cards = join_corners(dets)
+    assert counts(cards) == Counter({"7": 3, "9": 3, "JOKER": 2, "K": 4})
+    assert all(len(c.marks) == 1 for c in cards if c.cls == "JOKER")
+    assert counts(join_corners(dets, JoinConfig(edge_unmeasured=False)))["JOKER"] == 4
+
+
+# True corner labels of two generated development photos (`handfoot dataset rounds --out dev11 --seed 11`,
+# rounds 43 and 77): a table of fanned melds whose only whole cards are jokers, one of them half covered by
+# the next and showing its top edge's two stars; and two jokers fanned edge-on in one meld, each showing the
+# two stars of its visible edge, the four lying like one joker's corners with one side a step of the meld.
+FANNED_JOKER_EDGES = json.loads((Path(__file__).parent / "fanned_joker_edges.json").read_text())
+
+
+@pytest.mark.parametrize("scene, rule", [("fanned_melds_only", "edge_unmeasured"),
+                                         ("two_jokers_fanned_edge_on", "four_marks_chain")])
+def test_fanned_jokers_showing_an_edge_count_once_each(scene, rule):
+    data = FANNED_JOKER_EDGES[scene]
+    dets = [Detection(cls, 0.9, tuple(box)) for cls, *box in data["boxes"]]
+    assert counts(join_corners(dets)) == Counter(data["cards"])
+    assert counts(join_corners(dets, replace(JoinConfig(), **{rule: False}))) != Counter(data["cards"])
 
 
 # True corner labels of generated photos (`handfoot dataset rounds --seed 404`, decks whose jokers print
@@ -932,7 +970,7 @@ def test_a_columns_last_two_naturals_above_its_wilds_are_two_cards():
     assert found["3R"] == truth["3R"] and found["4"] == truth["4"]
     assert all(found[cls] <= n for cls, n in truth.items())  # nothing split
     before = counts(join_corners(dets, JoinConfig(column_wild_share=0.0)))
-    assert before["3R"] == truth["3R"] - 1 and before["4"] == truth["4"] - 1
+    assert before["4"] == truth["4"] - 1  # (the 3Rs' pair is also a step of a row of threes: a three lies beyond it)
 
 
 # Decks printing every index in all four corners (dondorf, bonded): a whole card shows four indices, a
