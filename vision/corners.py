@@ -178,8 +178,8 @@ class JoinConfig:
     step_span: float = 0.85  # ... all of them, or all but one shorter than this share of the rest (a fan step)
     row_degrees: float = 25.0  # a pair of threes runs at most this far off those diagonals' direction
     edge_degrees: float = 15.0  # tables: two lone joker boxes this near square to the local fan (0: off) ...
-    edge_span: tuple[float, float] = (0.75, 1.25)  # ... this share of the nearest cards' diagonals across the fan
-    # apart are the two marks of one fanned joker's edge
+    edge_span: tuple[float, float] = (0.65, 1.25)  # ... this share of the nearest cards' diagonals across the fan
+    # apart are the two marks of one fanned joker's edge (0.75 split small-index decks' stars set well inside)
     edge_unmeasured: bool = True  # ... and where the photo joins too few whole cards to measure, two such boxes,
     # one on a meld's line of natural indices and the other on none, within the expected diagonal
     # Decks printing every index in all four corners (dondorf, bonded; `_edge_twins`, `_own_marks`):

@@ -910,8 +910,8 @@ def test_a_fanned_jokers_edge_is_one_card_where_no_whole_card_shows_the_diagonal
     assert counts(join_corners(dets, JoinConfig(edge_unmeasured=False)))["JOKER"] == 4
 
 
-# True corner labels of two generated development photos (`handfoot dataset rounds --out dev11 --seed 11`,
-# rounds 43 and 77): a table of fanned melds whose only whole cards are jokers, one of them half covered by
+# True corner labels of generated development photos (`handfoot dataset rounds --out dev11 --seed 11`,
+# rounds 43, 77 and 92): a table of fanned melds whose only whole cards are jokers, one of them half covered by
 # the next and showing its top edge's two stars; and two jokers fanned edge-on in one meld, each showing the
 # two stars of its visible edge, the four lying like one joker's corners with one side a step of the meld.
 FANNED_JOKER_EDGES = json.loads((Path(__file__).parent / "fanned_joker_edges.json").read_text())
@@ -924,6 +924,15 @@ def test_fanned_jokers_showing_an_edge_count_once_each(scene, rule):
     dets = [Detection(cls, 0.9, tuple(box)) for cls, *box in data["boxes"]]
     assert counts(join_corners(dets)) == Counter(data["cards"])
     assert counts(join_corners(dets, replace(JoinConfig(), **{rule: False}))) != Counter(data["cards"])
+
+
+def test_a_fanned_jokers_two_stars_join_at_two_thirds_of_the_cards_width_across_the_fan():
+    # dev11 round 92: three jokers of a small-index deck fanned in their melds, each showing its top edge's two
+    # stars about 0.7 of the nearest cards' diagonals across the fan apart (their corners sit well inside)
+    data = FANNED_JOKER_EDGES["edge_stars_in_small_decks"]
+    dets = [Detection(cls, 0.9, tuple(box)) for cls, *box in data["boxes"]]
+    assert counts(join_corners(dets))["JOKER"] == data["cards"]["JOKER"]
+    assert counts(join_corners(dets, JoinConfig(edge_span=(0.75, 1.25))))["JOKER"] == data["cards"]["JOKER"] + 3
 
 
 # True corner labels of generated photos (`handfoot dataset rounds --seed 404`, decks whose jokers print
