@@ -41,8 +41,9 @@ Geometry used (all in units of the index size, so it holds at any scale):
   a pair of threes a three of either colour: a row of threes mixes them),
   is steps of a fan (two cards), not one card: the segment between a
   card's corners runs over its own face; on a table, a natural pair with
-  one more index of its rank one even step on, in line, is two steps of its meld's column (one meld per rank; small indices make
-  a column's steps as many index sizes long as a card's diagonal);
+  one more index of its rank one even step on, in line, is two steps of
+  its meld's column (one meld per rank; small indices make a column's
+  steps as many index sizes long as a card's diagonal);
 - on a table, two lone joker boxes square to the local fan, about one of
   the nearest cards' diagonals (as measured across the fan) apart, are the
   two marks along one fanned joker's visible edge (designs printing a star
@@ -855,7 +856,7 @@ def _side_in_a_chain(corners: tuple[Detection, ...], dets: list[Detection], axis
     """
     sides = [math.dist(p.center, corners[(n + 1) % len(corners)].center) for n, p in enumerate(corners)]
     for n, p in enumerate(corners):
-        if sides[n] > min(sides) * (1.0 + tol / max(min(sides), 1e-6)):
+        if sides[n] > min(sides) + tol:
             continue  # a long side: the joker's edge
         q = corners[(n + 1) % len(corners)]
         vx, vy = q.center[0] - p.center[0], q.center[1] - p.center[1]
@@ -1243,7 +1244,7 @@ def _edge_marks(sized: list[Detection], lone: list[int], axes: list[tuple[float,
             if min(on_a, on_b) > 0 or max(on_a, on_b) == 0:
                 continue
             corner, mark = (i, j) if on_a else (j, i)
-            found.append((1.0 + abs(math.log(ratio / max(expected))), corner, mark))
+            found.append((abs(math.log(ratio / max(expected))), corner, mark))
     used: set[int] = set()
     out = []
     for _, corner, mark in sorted(found):
