@@ -1190,8 +1190,8 @@ def _in_fan_band(d: Detection, dets: list[Detection], axis: float, reach: float)
 
 
 def _edge_marks(sized: list[Detection], lone: list[int], axes: list[tuple[float, float, int]],
-                diagonals: list[_Diagonal], cfg: JoinConfig, expected: tuple[float, ...] = (),
-                raw: list[Detection] | None = None) -> list[tuple[int, int]]:
+                diagonals: list[_Diagonal], cfg: JoinConfig, expected: tuple[float, ...],
+                raw: list[Detection]) -> list[tuple[int, int]]:
     """Pairs (index, mark) of lone joker boxes that are one fanned joker's two marks along its visible edge.
 
     Some jokers print the same star or ring in all four corners. In a fanned
@@ -1239,8 +1239,8 @@ def _edge_marks(sized: list[Detection], lone: list[int], axes: list[tuple[float,
             ratio = math.hypot(*v) / ((a.size + b.size) / 2.0)
             if not cfg.min_ratio <= ratio <= max(expected):
                 continue
-            on_a = _in_fan_band((raw or sized)[i], naturals, axis, cfg.axis_radius * a.size)
-            on_b = _in_fan_band((raw or sized)[j], naturals, axis, cfg.axis_radius * b.size)
+            on_a = _in_fan_band(raw[i], naturals, axis, cfg.axis_radius * a.size)
+            on_b = _in_fan_band(raw[j], naturals, axis, cfg.axis_radius * b.size)
             if min(on_a, on_b) > 0 or max(on_a, on_b) == 0:
                 continue
             corner, mark = (i, j) if on_a else (j, i)

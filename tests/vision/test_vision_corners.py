@@ -222,6 +222,11 @@ def _dets(items):
     return [Detection(cls, 1.0, tuple(float(v) for v in box)) for cls, box in items]
 
 
+def _label_boxes(rows):
+    """Detections from a fixture's rows of [class, x1, y1, x2, y2] (true corner labels of a generated photo)."""
+    return [Detection(cls, 0.9, tuple(box)) for cls, *box in rows]
+
+
 def test_fanned_joker_does_not_join_the_whole_joker_of_the_next_column():
     # labelled corners from a generated table photo: a column 10 JOKER 10
     # JOKER JOKER 10 beside a column 6 6 6 6 JOKER whose last joker is whole.
@@ -757,7 +762,7 @@ def test_a_row_of_red_and_black_threes_counts_each_three():
     # row beside the melds, each showing one index; a three of either colour one step beyond a pair of threes
     # makes the pair two steps of the row, not one card (the threes' count was one short without it)
     data = json.loads((Path(__file__).parent / "threes_row_photo.json").read_text())
-    dets = [Detection(cls, 0.9, tuple(box)) for cls, *box in data["boxes"]]
+    dets = _label_boxes(data["boxes"])
     threes = lambda classes: Counter(c for c in classes if c in ("3R", "3B"))  # noqa: E731
     assert threes(c.cls for c in join_corners(dets)) == threes(Counter(data["cards"]).elements())
 
@@ -921,7 +926,7 @@ FANNED_JOKER_EDGES = json.loads((Path(__file__).parent / "fanned_joker_edges.jso
                                          ("two_jokers_fanned_edge_on", "four_marks_chain")])
 def test_fanned_jokers_showing_an_edge_count_once_each(scene, rule):
     data = FANNED_JOKER_EDGES[scene]
-    dets = [Detection(cls, 0.9, tuple(box)) for cls, *box in data["boxes"]]
+    dets = _label_boxes(data["boxes"])
     assert counts(join_corners(dets)) == Counter(data["cards"])
     assert counts(join_corners(dets, replace(JoinConfig(), **{rule: False}))) != Counter(data["cards"])
 
@@ -930,7 +935,7 @@ def test_a_fanned_jokers_two_stars_join_at_two_thirds_of_the_cards_width_across_
     # dev11 round 92: three jokers of a small-index deck fanned in their melds, each showing its top edge's two
     # stars about 0.7 of the nearest cards' diagonals across the fan apart (their corners sit well inside)
     data = FANNED_JOKER_EDGES["edge_stars_in_small_decks"]
-    dets = [Detection(cls, 0.9, tuple(box)) for cls, *box in data["boxes"]]
+    dets = _label_boxes(data["boxes"])
     assert counts(join_corners(dets))["JOKER"] == data["cards"]["JOKER"]
     assert counts(join_corners(dets, JoinConfig(edge_span=(0.75, 1.25))))["JOKER"] == data["cards"]["JOKER"] + 3
 
@@ -944,7 +949,7 @@ FOUR_MARK_JOKERS = json.loads((Path(__file__).parent / "four_mark_jokers.json").
 @pytest.mark.parametrize("scene", sorted(FOUR_MARK_JOKERS))
 def test_a_joker_printing_its_mark_in_all_four_corners_is_one_card(scene):
     data = FOUR_MARK_JOKERS[scene]
-    dets = [Detection(cls, 0.9, tuple(box)) for cls, *box in data["boxes"]]
+    dets = _label_boxes(data["boxes"])
     cards = join_corners(dets, HAND_PHOTO if data["role"] == "leftover" else None)
     assert counts(cards) == Counter(data["cards"])
     assert sum(len(c.corners) + len(c.marks) for c in cards) == len(dets)
