@@ -17,8 +17,10 @@ from vision.errors import ModelError
 from vision.wild_reader import (
     CROP,
     FOOT_SPECIALS,
+    ONE_VIEW,
     RANKS,
     READERS,
+    WILD_VIEWS,
     WildReader,
     crop_index,
     load_wild_reader,
@@ -98,6 +100,43 @@ def test_the_reader_renames_wilds_only_and_merges_a_box_renamed_onto_its_twin():
     out = WildReader(net).read(_photo(), dets)
     assert net.shown == 3  # the 8 is never looked at
     assert sorted((d.cls, d.conf) for d in out) == [("8", 0.9), ("WILD50", 0.7), ("WILD50", 0.8)]
+
+
+class _SureOnFirstView(torch.nn.Module):
+    """A stand-in two-class network shown `views` crops a box: sure of a 50 on each box's first crop
+    (logit 6), leaning to a 20 on the others (logit 0.5)."""
+
+    def __init__(self, views: int) -> None:
+        super().__init__()
+        self.views = views
+
+    def forward(self, x):
+        logits = torch.zeros(len(x), 2)
+        first = torch.arange(len(x)) % self.views == 0
+        logits[first, 1] = 6.0
+        logits[~first, 0] = 0.5
+        return logits
+
+
+def test_a_wild_is_named_by_its_odds_averaged_over_its_crops_not_by_one_crop_or_a_vote():
+    boxes = [Detection("WILD20", 0.8, (100, 50, 110, 70)), Detection("WILD20", 0.7, (200, 100, 210, 120))]
+    # two of each box's three crops lean to a 20 (the centred one among them), but the odds averaged over
+    # the three favour the 50 the tightest crop is sure of
+    out = WildReader(_SureOnFirstView(len(WILD_VIEWS)), views=WILD_VIEWS).read(_photo(), boxes)
+    assert [d.cls for d in out] == ["WILD50", "WILD50"]
+
+
+@pytest.mark.parametrize(("kind", "views"), [("wilds", WILD_VIEWS), ("foot-wilds", WILD_VIEWS), ("ranks", ONE_VIEW)])
+def test_the_shipped_wild_readers_read_three_crops_a_box_and_the_rank_reader_one(kind, views):
+    assert len(WILD_VIEWS) == 3 and ONE_VIEW == (1.0,)
+    if not READERS[kind].weights.is_file():
+        pytest.skip(f"{READERS[kind].weights.name} not present")
+    reader = load_wild_reader(kind=kind)
+    assert reader.views == views
+    shown = _Says(0, len(reader.classes))
+    reader.net = shown
+    reader.read(_photo(), [Detection(reader.classes[-1], 0.3, (100, 50, 110, 70))])
+    assert shown.shown == len(views)
 
 
 def test_a_box_on_blank_paper_keeps_the_detectors_name():
