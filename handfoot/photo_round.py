@@ -43,6 +43,7 @@ from vision.ink import THREES, recolour_foot_wilds, recolour_threes
 from vision.joker_groups import shipped_joker_grouper
 from vision.layout import LeftoverLayout, TableLayout, layout_leftover, layout_table
 from vision.sharpness import BLURRED, is_blurred, photo_blur
+from vision.joker_words import drop_joker_letters
 from vision.small_jokers import drop_small_jokers
 from vision.wild_reader import HAND_THREE_ODDS, shipped_reader
 
@@ -145,10 +146,11 @@ class PhotoCards:
 
 def join_for(role: str, detections: list[Detection], jokers: bool = True) -> list[Card]:
     """Cards from one photo's corners; a leftover photo shows hands, so fans are read as fans. Joker boxes far
-    smaller than the photo's indices are dropped first (`vision/small_jokers.py`: a design's suit pips). With
+    smaller than the photo's indices are dropped first (`vision/small_jokers.py`: a design's suit pips), and
+    then unsure rank boxes lying within a joker box (`vision/joker_words.py`: a letter of its word). With
     `jokers` and the joker grouper present (`vision/joker_groups.py`, models/jokers.pt), the joker boxes are
     then grouped into jokers again by it."""
-    cards = join_corners(drop_small_jokers(detections), HAND_PHOTO if role == LEFTOVER else None)
+    cards = join_corners(drop_joker_letters(drop_small_jokers(detections)), HAND_PHOTO if role == LEFTOVER else None)
     grouper = shipped_joker_grouper() if jokers else None
     return grouper.group(cards, role == LEFTOVER) if grouper is not None else cards
 
