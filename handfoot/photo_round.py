@@ -41,9 +41,9 @@ from vision.gaps import lines_filled
 from vision.imageio import check_image, load_image
 from vision.ink import THREES, recolour_foot_wilds, recolour_threes
 from vision.joker_groups import shipped_joker_grouper
+from vision.joker_words import drop_joker_letters
 from vision.layout import LeftoverLayout, TableLayout, layout_leftover, layout_table
 from vision.sharpness import BLURRED, is_blurred, photo_blur
-from vision.joker_words import drop_joker_letters
 from vision.small_jokers import drop_small_jokers
 from vision.wild_reader import HAND_THREE_ODDS, shipped_reader
 

@@ -8,27 +8,19 @@ wholly (`INSIDE`) within a joker box of the same photo is dropped where the
 detector was unsure of it (under `WORD_CONF`). On the held-out rounds'
 cached boxes (four readings) this drops 5 boxes, none on a true index; on
 `dev11`'s first 100 rounds 9, none true, and it keeps the one true index
-(an 8 at 0.76) lying within a joker box (models/README.md, "A jack inside
-a joker's word").
+(an 8 at 0.76) lying within a joker box (models/README.md, "Wilds read
+from three crops, and a jack inside a joker's word").
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from vision.detection import Detection
+from vision.detection import Detection, share_inside
 
-INSIDE = 0.75  # share of a natural box's area lying within a joker box
-WORD_CONF = 0.5  # ... dropped where the detector gave the natural box less confidence than this
+INSIDE = 0.75  # share of a rank box's area lying within a joker box
+WORD_CONF = 0.5  # ... dropped where the detector gave it less confidence than this
 NOT_RANK = frozenset({"JOKER", "WILD20", "WILD50", "SOCK", "SHOE", "BACK"})  # boxes that name no rank
-
-
-def share_inside(inner: tuple[float, float, float, float], outer: tuple[float, float, float, float]) -> float:
-    """The share of `inner`'s area that lies within `outer` (0 for an empty box)."""
-    width = min(inner[2], outer[2]) - max(inner[0], outer[0])
-    height = min(inner[3], outer[3]) - max(inner[1], outer[1])
-    area = (inner[2] - inner[0]) * (inner[3] - inner[1])
-    return max(width, 0.0) * max(height, 0.0) / area if area > 0 else 0.0
 
 
 def drop_joker_letters(detections: Sequence[Detection], inside: float = INSIDE,

@@ -64,8 +64,8 @@ RANK_LOPSIDED_ODDS = 0.3
 # (the readers learnt from such boxes too, jittered). On the held-out rounds' detector boxes matched to
 # their true labels these views named 833 of 849 Remastered wilds and 845 of 854 Bare Foot specials right
 # (one crop: 832 and 843), and exact sides rose on both round sets with none broken (models/README.md,
-# "Wilds read from three crops"). The rank reader keeps its one crop: its renaming odds were set on it,
-# and three crops renamed naturals wrongly on `dev11`.
+# "Wilds read from three crops, and a jack inside a joker's word"). The rank reader keeps its one crop:
+# its renaming odds were set on it, and three crops renamed naturals wrongly on `dev11`.
 ONE_VIEW = (1.0,)
 WILD_VIEWS = (0.92, 1.0, 1.12)
 

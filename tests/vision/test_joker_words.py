@@ -6,8 +6,8 @@ from pathlib import Path
 
 import handfoot.photo_round as photo_round
 from handfoot.photo_round import TABLE, join_for
-from vision.detection import Detection
-from vision.joker_words import INSIDE, WORD_CONF, drop_joker_letters, share_inside
+from vision.detection import Detection, share_inside
+from vision.joker_words import INSIDE, WORD_CONF, drop_joker_letters
 
 JOKER = Detection("JOKER", 0.5, (100.0, 100.0, 160.0, 200.0))  # a joker's word down its corner
 
@@ -33,12 +33,6 @@ def test_only_rank_boxes_are_dropped_and_only_where_a_joker_box_holds_them():
     assert drop_joker_letters([JOKER, wild, back]) == [JOKER, wild, back]
     lone = [box("J", 110, 110, 0.3)]
     assert drop_joker_letters(lone) == lone
-
-
-def test_share_inside_is_the_share_of_the_inner_boxs_area():
-    assert share_inside((0, 0, 10, 10), (5, 0, 20, 10)) == 0.5
-    assert share_inside((0, 0, 10, 10), (20, 20, 30, 30)) == 0.0
-    assert share_inside((0, 0, 0, 10), (0, 0, 10, 10)) == 0.0
 
 
 PHOTO = json.loads((Path(__file__).parent / "joker_word_photo.json").read_text())
