@@ -39,7 +39,7 @@ from vision.corners import HAND_PHOTO, join_corners
 from vision.detection import Card, Detection, Reading
 from vision.gaps import lines_filled
 from vision.imageio import check_image, load_image
-from vision.ink import THREES, recolour_foot_wilds, recolour_threes
+from vision.ink import THREES, laid_threes, recolour_foot_wilds, recolour_threes
 from vision.joker_groups import shipped_joker_grouper
 from vision.joker_words import drop_joker_letters
 from vision.layout import LeftoverLayout, TableLayout, layout_leftover, layout_table
@@ -170,7 +170,8 @@ def name_wilds(image: np.ndarray, detections: list[Detection], family: str, wild
     (on the table a laid 3 is a red 3 all but always, and there the reader turned red 3s black on
     development rounds; in a hand a black 3 read as red costs its side hundreds of points); a 3 it made or
     recoloured then coloured by its ink where the ink is clear; and a (Remastered) wild by the wild reader
-    (models/wilds.pt).
+    (models/wilds.pt). On a table photo holding a red 3, a black 3 whose ink is not plainly black is then
+    red (`vision.ink.laid_threes`: black 3s are never melded).
     Bare Foot: a wild or clothing card by the Bare Foot reader (models/foot-wilds.pt: wild 20 or 50,
     sock or shoe), then a wild by its ink where the ink is clear (blue 20, red 50).
     """
@@ -185,7 +186,8 @@ def name_wilds(image: np.ndarray, detections: list[Detection], family: str, wild
     made_threes = {(d.cls, d.box) for d in ranked if d.cls in THREES} - {(d.cls, d.box) for d in detections}
     if made_threes:
         ranked = recolour_threes(image, ranked)
-    return read("wilds", ranked)
+    named = read("wilds", ranked)
+    return named if hands else laid_threes(image, named)
 
 
 def read_photo(path: Path, role: str, side: str, detect: DetectFn, family: str = "standard",

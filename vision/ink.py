@@ -146,6 +146,29 @@ def recolour_threes(image: np.ndarray, dets: list[Detection], red_at: float = RE
     return _renamed(image, dets, THREES, name, iou)
 
 
+def laid_threes(image: np.ndarray, dets: list[Detection], black_at: float = BLACK_AT,
+                iou: float = MERGE_IOU) -> list[Detection]:
+    """`dets` of a table photo holding a red 3 with each black 3 whose ink is not clearly black named red.
+
+    None of the rule sets melds a black 3, and a side's laid red 3s lie together, so where the detector
+    names a table's 3s in both colours and the ink cannot tell them apart (in between, or a grey photo),
+    the black ones are the row's red 3s misread. A 3 whose ink plainly says black (up to `black_at`) stays
+    black (the scoring flags it), and so does a black 3 in a photo with no red 3 (the layout reads one
+    inside a meld's column as a misread index of that meld).
+    """
+    if not any(d.cls == "3B" for d in dets) or not any(d.cls == "3R" for d in dets):
+        return list(dets)
+    coloured = has_colour(image)
+
+    def name(det: Detection) -> str | None:
+        if det.cls != "3B":
+            return None
+        redness = ink_redness(_crop(image, det)) if coloured else None
+        return None if redness is not None and redness <= black_at else "3R"
+
+    return renamed(dets, name, iou)
+
+
 def recolour_foot_wilds(image: np.ndarray, dets: list[Detection], iou: float = MERGE_IOU) -> list[Detection]:
     """`dets` of a Bare Foot photo with each wild named by its ink where it is clearly blue or red."""
     return _renamed(image, dets, FOOT_WILDS, foot_wild_class, iou)

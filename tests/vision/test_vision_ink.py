@@ -9,7 +9,7 @@ import pytest
 from scoring.classes import CLASS_NAMES
 from vision.detection import Detection
 from vision.detector import Detector, InferenceConfig
-from vision.ink import ink_class, ink_redness, recolour_threes
+from vision.ink import ink_class, ink_redness, laid_threes, recolour_threes
 
 from ink_photos import LEFT, RIGHT, draw_three, two_cards, webcam
 
@@ -111,3 +111,39 @@ def test_a_dark_three_beside_a_plainly_red_one_is_black():
     both_dark = _photo(left_ink=warm_black, right_ink=warm_black)
     found = recolour_threes(both_dark, [Detection("3R", 0.6, LEFT), Detection("3R", 0.5, RIGHT)])
     assert [d.cls for d in found] == ["3R", "3R"]
+
+
+# A table's laid threes (`laid_threes`): black 3s are never melded, so a table photo's 3s read in both
+# colours where the ink cannot tell are the row's red 3s.
+GREY_3R, GREY_3B = Detection("3R", 0.6, LEFT), Detection("3B", 0.5, RIGHT)
+
+
+def test_in_a_grey_table_photo_a_black_three_beside_a_red_one_is_red():
+    grey = cv2.cvtColor(cv2.cvtColor(_photo(RED, RED), cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    assert sorted(d.cls for d in laid_threes(grey, [GREY_3R, GREY_3B])) == ["3R", "3R"]
+
+
+def test_a_black_three_with_plainly_black_ink_stays_black_beside_a_red_one():
+    assert [d.cls for d in laid_threes(_photo(RED, BLACK), [GREY_3R, GREY_3B])] == ["3R", "3B"]
+
+
+def test_ink_between_red_and_black_beside_a_red_three_reads_red():
+    brown = (40, 55, 95)  # as the in-between test above: neither clearly red nor black
+    photo = _photo(RED, brown)
+    assert ink_class(photo, GREY_3B) is None
+    assert [d.cls for d in laid_threes(photo, [GREY_3R, GREY_3B])] == ["3R", "3R"]
+
+
+def test_a_black_three_with_no_red_three_in_the_photo_keeps_its_name():
+    grey = cv2.cvtColor(cv2.cvtColor(_photo(RED, RED), cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    assert laid_threes(grey, [GREY_3B]) == [GREY_3B]
+
+
+def test_the_table_reads_its_threes_so_and_a_hand_does_not(monkeypatch):
+    import handfoot.photo_round as photo_round
+
+    monkeypatch.setattr(photo_round, "shipped_reader", lambda kind: None)
+    grey = cv2.cvtColor(cv2.cvtColor(_photo(RED, RED), cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    table = photo_round.name_wilds(grey, [GREY_3R, GREY_3B], "standard")
+    hand = photo_round.name_wilds(grey, [GREY_3R, GREY_3B], "standard", hands=True)
+    assert sorted(d.cls for d in table) == ["3R", "3R"] and sorted(d.cls for d in hand) == ["3B", "3R"]
