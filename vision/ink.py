@@ -163,8 +163,7 @@ def laid_threes(image: np.ndarray, dets: list[Detection], black_at: float = BLAC
     def name(det: Detection) -> str | None:
         if det.cls != "3B":
             return None
-        redness = ink_redness(_crop(image, det)) if coloured else None
-        return None if redness is not None and redness <= black_at else "3R"
+        return None if coloured and ink_class(image, det, black_at=black_at) == "3B" else "3R"
 
     return renamed(dets, name, iou)
 
