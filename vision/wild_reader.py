@@ -68,6 +68,14 @@ RANK_LOPSIDED_ODDS = 0.3
 # its renaming odds were set on it, and three crops renamed naturals wrongly on `dev11`.
 ONE_VIEW = (1.0,)
 WILD_VIEWS = (0.92, 1.0, 1.12)
+# ... and each of those crops turned about the box's centre in eighth turns: a wild's value reads the same
+# whichever way up it lies, and a card laid at a slant is then seen near upright in one of them. On the same
+# boxes eight turns of the three views named 837 of 849 Remastered wilds and 848 of 854 Bare Foot specials
+# right, and on `dev11`'s first 100 rounds 407 of 407 and 565 of 568 (three views alone: 406 and 561;
+# models/README.md, "Wilds read at eight turns"). The rank reader reads its crop as it lies: a 6 turned
+# half round is a 9.
+NO_TURNS = (0.0,)
+WILD_TURNS = (0.0, 30.0, -30.0)
 
 
 @dataclass(frozen=True)
@@ -87,12 +95,14 @@ class ReaderKind:
     lopsided_odds: float = 1.0  # ... and at least these odds
     width: int = 1  # the network's width (`wild_net`) when it is trained
     views: tuple[float, ...] = ONE_VIEW  # the crops each box is read from, as shares of the margin (WILD_VIEWS)
+    turns: tuple[float, ...] = NO_TURNS  # ... each turned by these degrees about the box's centre (WILD_TURNS)
 
 
 READERS = {
-    "wilds": ReaderKind("wild reader", WILDS, ("remastered",), MODELS / "wilds.pt", views=WILD_VIEWS),
+    "wilds": ReaderKind("wild reader", WILDS, ("remastered",), MODELS / "wilds.pt", views=WILD_VIEWS,
+                         turns=WILD_TURNS),
     "foot-wilds": ReaderKind("Bare Foot reader", FOOT_SPECIALS, ("barefoot",), MODELS / "foot-wilds.pt",
-                             views=WILD_VIEWS),
+                             views=WILD_VIEWS, turns=WILD_TURNS),
     "ranks": ReaderKind("rank reader", RANKS, ("traditional", "remastered"), MODELS / "ranks.pt", RANK_MIN_ODDS,
                         ("3R", "3B"), RANK_UNSURE_CONF, RANK_UNSURE_ODDS, RANK_LOPSIDED, RANK_LOPSIDED_ODDS, width=2),
 }
@@ -105,16 +115,18 @@ MIN_INK_SPREAD = 4.0
 
 
 def crop_index(image: np.ndarray, box: tuple[float, float, float, float], size: int = CROP,
-               margin: float = MARGIN) -> np.ndarray:
-    """A `size` x `size` BGR square around `box`: its longer side times `margin`, centred on the box
-    (edges beyond the photo repeat its border pixels)."""
+               margin: float = MARGIN, angle: float = 0.0) -> np.ndarray:
+    """A `size` x `size` BGR square around `box`: its longer side times `margin`, centred on the box and
+    turned `angle` degrees (counter-clockwise) about its centre (edges beyond the photo repeat its border
+    pixels)."""
     import cv2  # noqa: PLC0415
 
     x1, y1, x2, y2 = box
     side = max(x2 - x1, y2 - y1, 1.0) * margin
-    left, top = (x1 + x2 - side) / 2, (y1 + y2 - side) / 2
+    centre = ((x1 + x2) / 2, (y1 + y2) / 2)
     k = size / side
-    warp = np.float32([[k, 0, -left * k], [0, k, -top * k]])
+    warp = cv2.getRotationMatrix2D(centre, angle, k)
+    warp[:, 2] += (size / 2 - centre[0], size / 2 - centre[1])
     return cv2.warpAffine(image, warp, (size, size), flags=cv2.INTER_AREA if side > size else cv2.INTER_CUBIC,
                           borderMode=cv2.BORDER_REPLICATE)
 
@@ -164,6 +176,7 @@ class WildReader:
     lopsided: float = 0.0  # also rename where the new class has this many times the detected class's odds (0: never)
     lopsided_odds: float = 1.0  # ... and at least these odds
     views: tuple[float, ...] = ONE_VIEW  # each box's crops, their margins as shares of `margin` (WILD_VIEWS)
+    turns: tuple[float, ...] = NO_TURNS  # ... each read turned by these degrees (WILD_TURNS)
 
     def crops(self, image: np.ndarray, dets: list[Detection]) -> np.ndarray:
         """Each detection's centred crop, as the network sees it (N, size, size, 3, uint8)."""
@@ -172,11 +185,13 @@ class WildReader:
         return np.stack([crop_index(image, d.box, self.size, self.margin) for d in dets])
 
     def view_odds(self, image: np.ndarray, dets: list[Detection]) -> np.ndarray:
-        """The network's odds of each class for each detection, averaged over its `views` crops."""
+        """The network's odds of each class for each detection, averaged over its `views` crops, each read at
+        every one of its `turns`."""
         if not dets:
             return np.zeros((0, len(self.classes)))
-        crops = np.stack([crop_index(image, d.box, self.size, self.margin * share) for d in dets for share in self.views])
-        return self.odds_of(crops).reshape(len(dets), len(self.views), -1).mean(axis=1)
+        crops = np.stack([crop_index(image, d.box, self.size, self.margin * share, angle)
+                          for d in dets for share in self.views for angle in self.turns])
+        return self.odds_of(crops).reshape(len(dets), len(self.views) * len(self.turns), -1).mean(axis=1)
 
     def odds_of(self, crops: np.ndarray) -> np.ndarray:
         """The network's odds of each of `classes` in each crop (rows sum to 1)."""
@@ -241,7 +256,7 @@ def load_wild_reader(path: Path | None = None, kind: str = "wilds") -> WildReade
         net.eval()
         return WildReader(net, int(saved["size"]), float(saved["margin"]), spec.classes, spec.min_odds,
                           spec.keep_within, spec.unsure_conf, spec.unsure_odds, spec.lopsided, spec.lopsided_odds,
-                          spec.views)
+                          spec.views, spec.turns)
 
     return load_checkpoint(path if path is not None else spec.weights, spec.title,
                            f"handfoot train-wilds --reader {kind}", build)
