@@ -68,12 +68,14 @@ RANK_LOPSIDED_ODDS = 0.3
 # its renaming odds were set on it, and three crops renamed naturals wrongly on `dev11`.
 ONE_VIEW = (1.0,)
 WILD_VIEWS = (0.92, 1.0, 1.12)
-# ... and each of those crops turned about the box's centre in eighth turns: a wild's value reads the same
-# whichever way up it lies, and a card laid at a slant is then seen near upright in one of them. On the same
-# boxes eight turns of the three views named 837 of 849 Remastered wilds and 848 of 854 Bare Foot specials
-# right, and on `dev11`'s first 100 rounds 407 of 407 and 565 of 568 (three views alone: 406 and 561;
-# models/README.md, "Wilds read at eight turns"). The rank reader reads its crop as it lies: a 6 turned
-# half round is a 9.
+# ... and each of those crops is read turned as well, a twelfth of a turn either way about the box's
+# centre: a wild's value reads the same however the card lies, and an index on a card laid at a slant
+# is seen nearer the turns the network learnt it at in one of them. On the same boxes the nine crops named
+# 841 of 849 Remastered wilds and 848 of 854 Bare Foot specials right, and on `dev11`'s first 100 rounds
+# 407 of 407 and 564 of 568 (three crops upright: 833, 845, 406 and 561). Eighth turns all round (24
+# crops: 837, 848, 407 and 565) broke three held-out sides for four fixed: the network's odds swing widely
+# on crops turned further than it learnt (models/README.md, "Wilds read at three turns"). The rank reader
+# reads its crop as it lies: a 6 turned half round is a 9.
 NO_TURNS = (0.0,)
 WILD_TURNS = (0.0, 30.0, -30.0)
 
