@@ -1,0 +1,36 @@
+"""An index far larger than the photo's others is a letter printed on a card's face.
+
+Some designs print a court card's letter large across its face (`simple-2`'s
+jack shows a big J), and the detector now and then boxes that letter as an
+index, at a low confidence: a second jack counted in a hand of one. An index
+of a photo is as large as the others, give or take the photo's depth, so a
+rank's box whose side (the square root of its area) is at least `LARGE`
+times the median side of the photo's sure natural indices is dropped where
+the detector was unsure of it (under `FACE_CONF`). Boxes that name no rank
+are never dropped here: a joker's mark may be a whole word, a Bare Foot
+sock's or shoe's index is a picture, and a card back is a whole card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from vision.detection import Detection
+from vision.joker_words import NOT_RANK
+from vision.small_jokers import MIN_NATURALS, NATURAL_CONF, NOT_NATURAL, box_side
+
+LARGE = 2.0  # a box this many times the median natural index side, or more, ...
+FACE_CONF = 0.5  # ... is dropped where the detector gave it less confidence than this
+
+
+def drop_face_letters(detections: Sequence[Detection], large: float = LARGE,
+                      conf: float = FACE_CONF) -> list[Detection]:
+    """`detections` without the rank boxes (not NOT_RANK) under `conf` whose side is at least `large` times
+    the median side of the natural indices (where at least MIN_NATURALS are found at NATURAL_CONF or more;
+    otherwise all kept)."""
+    sides = sorted(box_side(d) for d in detections if d.cls not in NOT_NATURAL and d.conf >= NATURAL_CONF)
+    if len(sides) < MIN_NATURALS:
+        return list(detections)
+    half = len(sides) // 2
+    median = sides[half] if len(sides) % 2 else (sides[half - 1] + sides[half]) / 2
+    return [d for d in detections if d.cls in NOT_RANK or d.conf >= conf or box_side(d) < large * median]
