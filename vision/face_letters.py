@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from vision.detection import Detection
 from vision.joker_words import NOT_RANK
-from vision.small_jokers import MIN_NATURALS, NATURAL_CONF, NOT_NATURAL, box_side
+from vision.small_jokers import box_side, index_side
 
 LARGE = 2.0  # a box this many times the median natural index side, or more, ...
 FACE_CONF = 0.5  # ... is dropped where the detector gave it less confidence than this
@@ -26,11 +26,8 @@ FACE_CONF = 0.5  # ... is dropped where the detector gave it less confidence tha
 def drop_face_letters(detections: Sequence[Detection], large: float = LARGE,
                       conf: float = FACE_CONF) -> list[Detection]:
     """`detections` without the rank boxes (not NOT_RANK) under `conf` whose side is at least `large` times
-    the median side of the natural indices (where at least MIN_NATURALS are found at NATURAL_CONF or more;
-    otherwise all kept)."""
-    sides = sorted(box_side(d) for d in detections if d.cls not in NOT_NATURAL and d.conf >= NATURAL_CONF)
-    if len(sides) < MIN_NATURALS:
+    the median side of the natural indices (`index_side`; where too few are found, all kept)."""
+    median = index_side(detections)
+    if median is None:
         return list(detections)
-    half = len(sides) // 2
-    median = sides[half] if len(sides) % 2 else (sides[half - 1] + sides[half]) / 2
     return [d for d in detections if d.cls in NOT_RANK or d.conf >= conf or box_side(d) < large * median]

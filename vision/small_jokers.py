@@ -13,6 +13,7 @@ boxes on no joker and 3 of 1,119 on one; 0.4 drops 20 and none.
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Sequence
 
 from vision.detection import Detection
@@ -29,12 +30,17 @@ def box_side(det: Detection) -> float:
     return math.sqrt(max(x2 - x1, 0.0) * max(y2 - y1, 0.0))
 
 
+def index_side(detections: Sequence[Detection]) -> float | None:
+    """The median side of a photo's natural indices found at NATURAL_CONF or more; None where fewer than
+    MIN_NATURALS are found (too few to say how large the photo's indices are)."""
+    sides = [box_side(d) for d in detections if d.cls not in NOT_NATURAL and d.conf >= NATURAL_CONF]
+    return statistics.median(sides) if len(sides) >= MIN_NATURALS else None
+
+
 def drop_small_jokers(detections: Sequence[Detection], ratio: float = SMALL_JOKER) -> list[Detection]:
     """`detections` without the joker boxes whose side is under `ratio` times the median side of the
-    natural indices (where at least MIN_NATURALS are found at NATURAL_CONF or more; otherwise all kept)."""
-    sides = sorted(box_side(d) for d in detections if d.cls not in NOT_NATURAL and d.conf >= NATURAL_CONF)
-    if len(sides) < MIN_NATURALS:
+    natural indices (`index_side`; where too few are found, all kept)."""
+    median = index_side(detections)
+    if median is None:
         return list(detections)
-    half = len(sides) // 2
-    median = sides[half] if len(sides) % 2 else (sides[half - 1] + sides[half]) / 2
     return [d for d in detections if d.cls != "JOKER" or box_side(d) >= ratio * median]
