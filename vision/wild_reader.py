@@ -73,7 +73,7 @@ WILD_VIEWS = (0.92, 1.0, 1.12)
 # is seen nearer the turns the network learnt it at in one of them. On the same boxes the nine crops named
 # 841 of 849 Remastered wilds and 848 of 854 Bare Foot specials right, and on `dev11`'s first 100 rounds
 # 407 of 407 and 564 of 568 (three crops upright: 833, 845, 406 and 561). Eighth turns all round (24
-# crops: 837, 848, 407 and 565) broke three held-out sides for four fixed: the network's odds swing widely
+# crops: 837, 847, 407 and 565) broke three held-out sides for four fixed: the network's odds swing widely
 # on crops turned further than it learnt (models/README.md, "Wilds read at three turns"). The rank reader
 # reads its crop as it lies: a 6 turned half round is a 9.
 NO_TURNS = (0.0,)
