@@ -142,6 +142,9 @@ class JoinConfig:
     along_min_steps: int = 3  # ... when at least this many fan middles (counted from both ends) show the fan
     joker_beyond_degrees: float = 25.0  # tables: a joker box one step beyond a pair makes it a fan's steps only
     # when the pair runs this near the local fan (0: always)
+    wild_rows: bool = True  # tables: ... and so does a wild (2, wild 20 or 50) of the pair's own rank, where the
+    # photo's joined cards give diagonals to check the pair against (`_unlike_neighbours`): the wilds ending
+    # neighbouring melds lie in a row, each card's two corners one step of it
     chain_degrees: float = 15.0  # how straight three fanned indices must lie
     chain_reach: float = 2.1  # index sizes: the next card of a fan has its index closer than this
     even_steps: float = 1.2  # a fanned wild's steps to the cards before and after it differ by at most this factor
@@ -282,7 +285,7 @@ def _alike(d: Detection, a: Detection, b: Detection, tol: float = 0.25) -> bool:
 
 def _is_fan_step(a: Detection, b: Detection, others: list[Detection], tol: float, any_rank_beyond: bool,
                  own_marks: frozenset[int] = frozenset(), four_marked: bool = False,
-                 joker_beyond: bool = True) -> bool:
+                 joker_beyond: bool = True, wild_row: bool = False) -> bool:
     """True when a-b looks like steps of a fan, not the diagonal of one card: another
     index lies on the segment between them, or one more step beyond either end
     (in a hand, any index like them; on a table, where melds lie in a grid and
@@ -298,7 +301,10 @@ def _is_fan_step(a: Detection, b: Detection, others: list[Detection], tol: float
     so by chance in the next column. Without `joker_beyond` a joker box one
     step beyond tells nothing either (a pair running well off its table's
     fans is a card's diagonal, and a joker two diagonals on lies in another
-    meld by chance).
+    meld by chance). With `wild_row` (such a pair of wilds on a table whose
+    joined cards it looks like) neither does a wild of its own rank: the
+    wilds ending neighbouring melds can lie in a row, each card's two
+    corners one step of it.
     """
     ax, ay = a.center
     bx, by = b.center
@@ -320,7 +326,8 @@ def _is_fan_step(a: Detection, b: Detection, others: list[Detection], tol: float
                 return True
         free = d.cls in FREE_SHAPE
         if (same_rank or (alike and any_rank_beyond) or free) and not (
-                (four_marked and free) or (not joker_beyond and free and not same_rank)):
+                (four_marked and free) or (not joker_beyond and free and not same_rank) or (
+                    wild_row and a.cls == b.cls == d.cls and a.cls in WANDERING and not free)):
             for px, py in probes:
                 if (cx - px) ** 2 + (cy - py) ** 2 <= tol * tol:
                     return True
@@ -951,8 +958,10 @@ def _candidate_pairs(
             if corners and a.cls in FREE_SHAPE and cfg.four_marks_chain and axis is not None and _side_in_a_chain(
                     (a, dets[corners[0]], b, dets[corners[1]]), dets, axis, cfg.step_tolerance * size, cfg):
                 continue  # two fanned jokers' edges, one fan step apart, not one joker's four corners
+            beyond = _joker_beyond_counts(a, b, axis, cfg)
             if _is_fan_step(a, b, dets, cfg.step_tolerance * size, cfg.hand_fans, own,
-                            bool(corners) and a.cls in FREE_SHAPE, _joker_beyond_counts(a, b, axis, cfg)):
+                            bool(corners) and a.cls in FREE_SHAPE, beyond,
+                            cfg.wild_rows and bool(diagonals) and not beyond):
                 continue
             if cfg.hand_fans and _hand_fan_step(a, b, dets, cfg):
                 continue
