@@ -195,7 +195,10 @@ class JoinConfig:
     # indices of its rank at its other two corners as its own (0: off)
 
 
-HAND_PHOTO = JoinConfig(hand_fans=True, joker_direction=False)  # the tolerances for a photo of hands (leftover cards)
+# The tolerances for a photo of hands (leftover cards). A fan turns its cards every way, and an index box
+# stays taller than wide until its card is turned 30-40 degrees, by when its diagonal runs the other way:
+# in a hand only a box with one side at least twice the other tells how its card is turned.
+HAND_PHOTO = JoinConfig(hand_fans=True, joker_direction=False, clear_aspect=2.0)
 
 
 def dedupe(detections: list[Detection], iou: float = 0.6, nested: float = 0.7) -> list[Detection]:
