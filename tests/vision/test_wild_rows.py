@@ -3,9 +3,10 @@ cards' corners a fan's steps, where the photo's joined cards show what a card's 
 
 import json
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
-from vision.corners import JoinConfig, join_corners
+from vision.corners import HAND_PHOTO, JoinConfig, join_corners
 from vision.detection import Detection
 
 HERE = Path(__file__).parent
@@ -33,6 +34,4 @@ def test_a_row_of_one_corner_wilds_stays_apart_where_no_card_is_joined():
 
 def test_hands_are_untouched():
     boxes, _ = _photo("wild_row_photo.json")
-    hand = JoinConfig(hand_fans=True, joker_direction=False)
-    assert join_corners(boxes, hand) == join_corners(boxes, JoinConfig(hand_fans=True, joker_direction=False,
-                                                                       wild_rows=False))
+    assert join_corners(boxes, HAND_PHOTO) == join_corners(boxes, replace(HAND_PHOTO, wild_rows=False))
