@@ -121,8 +121,9 @@ class JoinConfig:
     # labelled; 1.55-1.7 as detected on tilted generated tables)
     max_ratio: float = 12.0
     max_size_ratio: float = 2.0  # larger index size / smaller one (perspective)
-    max_cost: float = 1.0  # |ln(ratio / expected)| plus penalties (1.55-11.4 index sizes around 4.2: a Bare Foot
-    # design printing a lone small digit spans 10.7-11.2 with its number cards)
+    max_cost: float = 1.03  # |ln(ratio / expected)| plus penalties (1.5-11.8 index sizes around 4.2, down to
+    # min_ratio: an ornamental hand card at 1.51 was refused at 1.0; a Bare Foot design printing a lone small
+    # digit spans 10.7-11.2 with its number cards)
     adapted_max_cost: float = 0.65  # the same once the photo's own pairs gave the expected ratio
     clear_aspect: float = 1.4  # box h/w (or w/h) from which orientation is trusted
     max_aspect_ratio: float = 1.6  # the two corners of a card are boxes of one shape
