@@ -1,0 +1,44 @@
+"""Two of a photo of hands' joining tolerances, each shown on a hand whose true corner boxes join into its cards
+with it and count a card twice without it:
+
+- only a box with one side at least twice the other tells how its card is turned (`clear_aspect` 2.0): a fan
+  turns its cards every way, and an index box stays taller than wide until its card is turned 30-40 degrees;
+- a pair's cost limit reaches down to the shortest span the joining allows (`max_cost` 1.03, `min_ratio` 1.5):
+  a deck with very large indices (ornamental) has its corners 1.5-1.9 index sizes apart, and a hand seldom has
+  the pairs to set its own expected span.
+"""
+
+import json
+import math
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from vision.corners import HAND_PHOTO, JoinConfig, join_corners
+from vision.detection import Detection
+
+HERE = Path(__file__).parent
+
+
+@pytest.mark.parametrize("fixture, old, twice", [
+    # dev11 round 39 side 2: a black 3 turned about 35 degrees, its boxes still half again as tall as wide, its
+    # diagonal straight down the photo; the tables' 1.4 split it
+    ("turned_hand_photo.json", {"clear_aspect": 1.4}, "3B"),
+    # held-out round 174 side 2: an ornamental king's corners 1.51 index sizes apart; a limit of 1.0 (1.55 and up)
+    # split it
+    ("large_index_hand_photo.json", {"max_cost": 1.0}, "K"),
+])
+def test_a_hands_cards_join_whole_and_the_old_tolerance_counts_one_twice(fixture, old, twice):
+    photo = json.loads((HERE / fixture).read_text())
+    boxes = [Detection(b["cls"], 1.0, tuple(b["box"])) for b in photo["boxes"]]
+    assert Counter(c.cls for c in join_corners(boxes, HAND_PHOTO)) == Counter(photo["cards"])
+    split = join_corners(boxes, replace(HAND_PHOTO, **old))
+    assert Counter(c.cls for c in split) - Counter(photo["cards"]) == Counter({twice: 1})
+
+
+def test_the_cost_limit_reaches_down_to_the_shortest_span_allowed():
+    cfg = JoinConfig()
+    assert cfg.diagonal_ratio / math.exp(cfg.max_cost) <= cfg.min_ratio
+
