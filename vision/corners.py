@@ -89,13 +89,13 @@ CONFUSABLE: frozenset[frozenset[str]] = frozenset()
 # box says little of the card's size, so the photo's other cards nearby stand
 # in for it. (Wild indices keep a steady size within a deck: making them free
 # too split and merged more wilds on generated tables.)
-FREE_SHAPE: frozenset[str] = frozenset({"JOKER"})
+FREE_SHAPE: frozenset[str] = frozenset({JOKER})
 
 # Wild cards of every deck. A table has one meld per natural rank, so two
 # naturals of one rank lie in one column; but each meld may end in a wild, so
 # identical wilds lie in neighbouring columns, often about a card's diagonal
 # apart. Their pairs must also look like the cards around them.
-WANDERING: frozenset[str] = frozenset({"2", "JOKER", "WILD20", "WILD50"})
+WANDERING: frozenset[str] = frozenset({"2", JOKER, "WILD20", "WILD50"})
 
 # Two-digit ranks: where a deck prints the digits side by side (Bare Foot's
 # 10, 11 and 12), their index box is wider than tall on an upright card, so a
