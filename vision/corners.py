@@ -638,11 +638,12 @@ def _off_a_fan(a: Detection, b: Detection, axes: tuple[float, float, int], cfg: 
     return angle > 90.0 - cfg.axis_margin or (angle < cfg.along_margin and axes[2] >= cfg.along_min_steps)
 
 
-def _joker_beyond_counts(a: Detection, b: Detection, axis: float | None, cfg: JoinConfig) -> bool:
-    """Whether a joker box one step beyond the pair a-b marks it as a fan's steps: always in a hand and
-    where no steady fan lies near (`axis`, from `_steady_axis`, is None), else only for a pair running
-    within `joker_beyond_degrees` of the local fan (a column's steps run along it; a card's diagonal runs
-    35-55 degrees off it)."""
+def _beyond_counts(a: Detection, b: Detection, axis: float | None, cfg: JoinConfig) -> bool:
+    """Whether a joker box one step beyond the pair a-b marks it as a fan's steps (and, with
+    `JoinConfig.wild_rows`, a wild of the pair's own rank there): always in a hand and where no steady fan
+    lies near (`axis`, from `_steady_axis`, is None), else only for a pair running within
+    `joker_beyond_degrees` of the local fan (a column's steps run along it; a card's diagonal runs 35-55
+    degrees off it)."""
     if cfg.hand_fans or cfg.joker_beyond_degrees <= 0 or axis is None:
         return True
     return _line_degrees(_span(a, b)[1], (math.cos(axis), math.sin(axis))) < cfg.joker_beyond_degrees
@@ -962,7 +963,7 @@ def _candidate_pairs(
             if corners and a.cls in FREE_SHAPE and cfg.four_marks_chain and axis is not None and _side_in_a_chain(
                     (a, dets[corners[0]], b, dets[corners[1]]), dets, axis, cfg.step_tolerance * size, cfg):
                 continue  # two fanned jokers' edges, one fan step apart, not one joker's four corners
-            beyond = _joker_beyond_counts(a, b, axis, cfg)
+            beyond = _beyond_counts(a, b, axis, cfg)
             if _is_fan_step(a, b, dets, cfg.step_tolerance * size, cfg.hand_fans, own,
                             bool(corners) and a.cls in FREE_SHAPE, beyond,
                             cfg.wild_rows and bool(diagonals) and not beyond):
