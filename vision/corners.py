@@ -73,10 +73,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from vision.detection import Card, Detection, box_iou, share_inside
+from vision.detection import BACK, JOKER, Card, Detection, box_iou, share_inside
 
-BACK = "BACK"
-JOKER = "JOKER"
 
 # Classes whose corners may join although the detector named them differently
 # (pairs of class names). Empty: joining a 6 with a 9 merged real 6s and 9s

@@ -6,6 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in image pixels
+JOKER = "JOKER"  # the joker's class, which several steps after the detector treat apart
+BACK = "BACK"  # a face-down card's class (a whole card's box)
 
 
 def box_intersection(a: tuple[float, ...], b: tuple[float, ...]) -> float:

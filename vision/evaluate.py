@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from vision.detection import Card, Detection
+from vision.detection import BACK, Card, Detection
 from vision.evalsets import PhotoSet
 from vision.metrics import CountReport, DetectionReport, ImageEval, evaluate_counts, evaluate_detections
 
@@ -58,6 +58,6 @@ def count_report(photo_set: PhotoSet, timed: Timed, join: Callable[[list[Detecti
     pairs = []
     for photo, dets in zip(photo_set.photos, timed.detections):
         truth = Counter(cls for cls, _ in photo.boxes)
-        found = Counter(card.cls for card in join(dets) if card.cls != "BACK")
+        found = Counter(card.cls for card in join(dets) if card.cls != BACK)
         pairs.append((truth, found))
     return evaluate_counts(pairs)

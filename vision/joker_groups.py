@@ -37,10 +37,10 @@ from pathlib import Path
 import numpy as np
 
 from vision.checkpoints import load_checkpoint, save_checkpoint
-from vision.corners import JOKER, card_order, corner_order, nearest_values
-from vision.detection import Card, Detection
+from vision.corners import card_order, corner_order, nearest_values
+from vision.detection import BACK, JOKER, Card, Detection
 
-NOT_JOINED = frozenset({JOKER, "BACK"})  # card classes that give no scale: their marks say nothing of a card's size
+NOT_JOINED = frozenset({JOKER, BACK})  # card classes that give no scale: their marks say nothing of a card's size
 DEFAULT_JOKER_WEIGHTS = Path(__file__).resolve().parent.parent / "models" / "jokers.pt"
 MAX_SPAN = 2.0  # pairs further apart than this many local card diagonals are never one card
 THRESHOLD = 0.5  # two groups join while their boxes' mean odds of one card stay above this

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.detection import Card
+from vision.detection import JOKER, Card
 from vision.errors import VisionError
-from vision.joker_groups import FEATURES, JOKER, JokerBoxes, JokerGrouper, corner_groups, joker_boxes, joker_net
+from vision.joker_groups import FEATURES, JokerBoxes, JokerGrouper, corner_groups, joker_boxes, joker_net
 
 HOLD_OUT_EVERY = 10  # photos whose number (in the order given) is a multiple of this are held out
 

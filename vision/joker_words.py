@@ -16,17 +16,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from vision.detection import Detection, share_inside
+from vision.detection import BACK, JOKER, Detection, share_inside
 
 INSIDE = 0.75  # share of a rank box's area lying within a joker box
 WORD_CONF = 0.5  # ... dropped where the detector gave it less confidence than this
-NOT_RANK = frozenset({"JOKER", "WILD20", "WILD50", "SOCK", "SHOE", "BACK"})  # boxes that name no rank
+NOT_RANK = frozenset({JOKER, "WILD20", "WILD50", "SOCK", "SHOE", BACK})  # boxes that name no rank
 
 
 def drop_joker_letters(detections: Sequence[Detection], inside: float = INSIDE,
                        conf: float = WORD_CONF) -> list[Detection]:
     """`detections` without the rank boxes (not NOT_RANK) under `conf` lying at least `inside` within a
     joker box."""
-    jokers = [d.box for d in detections if d.cls == "JOKER"]
+    jokers = [d.box for d in detections if d.cls == JOKER]
     return [d for d in detections
             if d.cls in NOT_RANK or d.conf >= conf or not any(share_inside(d.box, j) >= inside for j in jokers)]

@@ -34,12 +34,10 @@ import statistics
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from vision.detection import Card, Detection
-
-BACK = "BACK"
+from vision.detection import BACK, JOKER, Card, Detection
 
 # Standard family (traditional or Remastered deck) and Bare Foot wild classes.
-STANDARD_WILDS: frozenset[str] = frozenset({"2", "JOKER", "WILD20", "WILD50"})
+STANDARD_WILDS: frozenset[str] = frozenset({"2", JOKER, "WILD20", "WILD50"})
 BAREFOOT_WILDS: frozenset[str] = frozenset({"WILD20", "WILD50"})
 BAREFOOT_MELD_GROUPS: Mapping[str, str] = {"SOCK": "CLOTHING", "SHOE": "CLOTHING"}
 

@@ -16,12 +16,12 @@ import math
 import statistics
 from collections.abc import Sequence
 
-from vision.detection import Detection
+from vision.detection import BACK, JOKER, Detection
 
 SMALL_JOKER = 0.45  # a joker box smaller than this times the median natural index side is dropped
 MIN_NATURALS = 3  # ... where the photo holds at least this many natural indices to measure
 NATURAL_CONF = 0.25  # natural indices counted in the median: those at this confidence or more
-NOT_NATURAL = frozenset({"JOKER", "BACK"})
+NOT_NATURAL = frozenset({JOKER, BACK})
 
 
 def box_side(det: Detection) -> float:
@@ -43,4 +43,4 @@ def drop_small_jokers(detections: Sequence[Detection], ratio: float = SMALL_JOKE
     median = index_side(detections)
     if median is None:
         return list(detections)
-    return [d for d in detections if d.cls != "JOKER" or box_side(d) >= ratio * median]
+    return [d for d in detections if d.cls != JOKER or box_side(d) >= ratio * median]
