@@ -987,12 +987,14 @@ def _candidate_pairs(
 def _greedy(pairs: list[_Pair], n: int, dets: list[Detection] | None = None) -> list[_Pair]:
     """Best-fitting pairs first, each detection used once (a four-mark joker's other two marks with its pair);
     given the detections, a pair whose corners both have other free partners is then swapped for those two
-    (`_two_for_one`).
+    (`_two_for_one`), and two pairs along a row of three cards for the three cards' own (`_three_for_two`).
 
     (That swap was first tried in the second session, on every pair: worse on synthetic tables then, 42 vs
     44 exact of 60. Tried again in the fifty-first, jokers left out: held-out rounds 414 -> 415 through the
     detector and 470 -> 472 from the true boxes, `dev11` and `edje-rank` unchanged, none broken through the
-    detector; with jokers swapped too it split a joker's own marks from it.)
+    detector; with jokers swapped too it split a joker's own marks from it. The row of three, fifty-third
+    session: the true boxes 474 -> 475, held-out round 63 side 2's red 3s; nothing else moved through the
+    detector or from `dev11`'s true boxes.)
     """
     used = [False] * n
     chosen: list[_Pair] = []
@@ -1002,7 +1004,58 @@ def _greedy(pairs: list[_Pair], n: int, dets: list[Detection] | None = None) -> 
             for k in p.marks:
                 used[k] = True
             chosen.append(p)
-    return _two_for_one(pairs, chosen, used, dets) if dets is not None else chosen
+    if dets is None:
+        return chosen
+    return _three_for_two(pairs, _two_for_one(pairs, chosen, used, dets), used, dets)
+
+
+def _free_partners(pairs: list[_Pair], dets: list[Detection]) -> dict[int, list[tuple[_Pair, int]]]:
+    """Each corner's candidate pairs (with their other corner), best first; jokers and four-mark pairs left out."""
+    free: dict[int, list[tuple[_Pair, int]]] = {}
+    for p in pairs:
+        if not p.marks and JOKER not in (dets[p.i].cls, dets[p.j].cls):
+            free.setdefault(p.i, []).append((p, p.j))
+            free.setdefault(p.j, []).append((p, p.i))
+    return free
+
+
+def _three_for_two(pairs: list[_Pair], chosen: list[_Pair], used: list[bool], dets: list[Detection]) -> list[_Pair]:
+    """`chosen` with two pairs (v, w) and (x, y) replaced by three, (a, v), (w, x) and (y, b), where a and b
+    are corners the greedy pass left alone and all three are candidate pairs: three cards joined whole where
+    the greedy pass joined each card's corner with the next card's along a row (red 3s laid overlapping,
+    wilds ending neighbouring melds), leaving the row's two end corners alone. `_two_for_one` for a row of
+    three. Joker pairs stay as chosen."""
+    free = _free_partners(pairs, dets)
+    holder = {k: c for c in chosen if not c.marks and dets[c.i].cls != JOKER for k in (c.i, c.j)}
+    gone: set[int] = set()
+    added: list[_Pair] = []
+    for c in chosen:
+        if id(c) in gone or c.marks or dets[c.i].cls == JOKER:
+            continue
+        found = None
+        for v, w in ((c.i, c.j), (c.j, c.i)):
+            for pa, a in free.get(v, []):
+                if used[a]:
+                    continue
+                for pw, x in free.get(w, []):
+                    d = holder.get(x)
+                    if d is None or d is c or id(d) in gone:
+                        continue
+                    y = d.j if d.i == x else d.i
+                    found = next(((pa, pw, py, a, b, d) for py, b in free.get(y, []) if not used[b] and b != a), None)
+                    if found:
+                        break
+                if found:
+                    break
+            if found:
+                break
+        if found is None:
+            continue
+        pa, pw, py, a, b, d = found
+        used[a] = used[b] = True
+        gone.update((id(c), id(d)))
+        added += [pa, pw, py]
+    return [c for c in chosen if id(c) not in gone] + added
 
 
 def _two_for_one(pairs: list[_Pair], chosen: list[_Pair], used: list[bool], dets: list[Detection]) -> list[_Pair]:
@@ -1011,11 +1064,7 @@ def _two_for_one(pairs: list[_Pair], chosen: list[_Pair], used: list[bool], dets
     corners. Where wilds or 2s lie a little apart in a row, the greedy pass can join a corner of one card
     with the next card's, leaving the two cards' other corners alone. Joker pairs stay as chosen (their
     marks, and the joker grouper, decide them)."""
-    free: dict[int, list[tuple[_Pair, int]]] = {}  # corner -> (candidate pair, its other corner), best first
-    for p in pairs:
-        if not p.marks and JOKER not in (dets[p.i].cls, dets[p.j].cls):
-            free.setdefault(p.i, []).append((p, p.j))
-            free.setdefault(p.j, []).append((p, p.i))
+    free = _free_partners(pairs, dets)  # corner -> (candidate pair, its other corner), best first
     out = []
     for c in chosen:
         swap = None
