@@ -1006,12 +1006,16 @@ def _greedy(pairs: list[_Pair], n: int, dets: list[Detection] | None = None) -> 
             chosen.append(p)
     if dets is None:
         return chosen
-    return _three_for_two(pairs, _two_for_one(pairs, chosen, used, dets), used, dets)
+    free = _free_partners(pairs, dets)
+    return _three_for_two(free, _two_for_one(free, chosen, used, dets), used, dets)
 
 
-def _free_partners(pairs: list[_Pair], dets: list[Detection]) -> dict[int, list[tuple[_Pair, int]]]:
+_Free = dict[int, list[tuple[_Pair, int]]]  # corner -> (candidate pair, its other corner), best first
+
+
+def _free_partners(pairs: list[_Pair], dets: list[Detection]) -> _Free:
     """Each corner's candidate pairs (with their other corner), best first; jokers and four-mark pairs left out."""
-    free: dict[int, list[tuple[_Pair, int]]] = {}
+    free: _Free = {}
     for p in pairs:
         if not p.marks and JOKER not in (dets[p.i].cls, dets[p.j].cls):
             free.setdefault(p.i, []).append((p, p.j))
@@ -1019,52 +1023,53 @@ def _free_partners(pairs: list[_Pair], dets: list[Detection]) -> dict[int, list[
     return free
 
 
-def _three_for_two(pairs: list[_Pair], chosen: list[_Pair], used: list[bool], dets: list[Detection]) -> list[_Pair]:
+def _row_of_three(c: _Pair, free: _Free, holder: dict[int, _Pair], used: list[bool],
+                  gone: set[int]) -> tuple[tuple[_Pair, _Pair, _Pair], tuple[int, int], _Pair] | None:
+    """The three candidate pairs (a, v), (w, x), (y, b) that can replace chosen `c` = (v, w) and the chosen
+    pair (x, y) holding w's candidate partner x, with a and b left alone; and that second pair. None if none."""
+    for v, w in ((c.i, c.j), (c.j, c.i)):
+        for pa, a in free.get(v, []):
+            if used[a]:
+                continue
+            for pw, x in free.get(w, []):
+                d = holder.get(x)
+                if d is None or d is c or id(d) in gone:
+                    continue
+                y = d.j if d.i == x else d.i
+                for py, b in free.get(y, []):
+                    if not used[b] and b != a:
+                        return (pa, pw, py), (a, b), d
+    return None
+
+
+def _three_for_two(free: _Free, chosen: list[_Pair], used: list[bool], dets: list[Detection]) -> list[_Pair]:
     """`chosen` with two pairs (v, w) and (x, y) replaced by three, (a, v), (w, x) and (y, b), where a and b
-    are corners the greedy pass left alone and all three are candidate pairs: three cards joined whole where
-    the greedy pass joined each card's corner with the next card's along a row (red 3s laid overlapping,
-    wilds ending neighbouring melds), leaving the row's two end corners alone. `_two_for_one` for a row of
-    three. Joker pairs stay as chosen."""
-    free = _free_partners(pairs, dets)
+    are corners the greedy pass left alone and all three are candidate pairs (`free`): three cards joined
+    whole where the greedy pass joined each card's corner with the next card's along a row (red 3s laid
+    overlapping, wilds ending neighbouring melds), leaving the row's two end corners alone. `_two_for_one`
+    for a row of three. Joker pairs stay as chosen."""
     holder = {k: c for c in chosen if not c.marks and dets[c.i].cls != JOKER for k in (c.i, c.j)}
     gone: set[int] = set()
     added: list[_Pair] = []
     for c in chosen:
         if id(c) in gone or c.marks or dets[c.i].cls == JOKER:
             continue
-        found = None
-        for v, w in ((c.i, c.j), (c.j, c.i)):
-            for pa, a in free.get(v, []):
-                if used[a]:
-                    continue
-                for pw, x in free.get(w, []):
-                    d = holder.get(x)
-                    if d is None or d is c or id(d) in gone:
-                        continue
-                    y = d.j if d.i == x else d.i
-                    found = next(((pa, pw, py, a, b, d) for py, b in free.get(y, []) if not used[b] and b != a), None)
-                    if found:
-                        break
-                if found:
-                    break
-            if found:
-                break
+        found = _row_of_three(c, free, holder, used, gone)
         if found is None:
             continue
-        pa, pw, py, a, b, d = found
+        three, (a, b), d = found
         used[a] = used[b] = True
         gone.update((id(c), id(d)))
-        added += [pa, pw, py]
+        added += three
     return [c for c in chosen if id(c) not in gone] + added
 
 
-def _two_for_one(pairs: list[_Pair], chosen: list[_Pair], used: list[bool], dets: list[Detection]) -> list[_Pair]:
+def _two_for_one(free: _Free, chosen: list[_Pair], used: list[bool], dets: list[Detection]) -> list[_Pair]:
     """`chosen` with each pair (v, w) whose corners both have another candidate partner the greedy pass left
     alone replaced by those two pairs (the best-fitting first): one more card joined whole, two fewer lone
     corners. Where wilds or 2s lie a little apart in a row, the greedy pass can join a corner of one card
     with the next card's, leaving the two cards' other corners alone. Joker pairs stay as chosen (their
     marks, and the joker grouper, decide them)."""
-    free = _free_partners(pairs, dets)  # corner -> (candidate pair, its other corner), best first
     out = []
     for c in chosen:
         swap = None

@@ -23,7 +23,7 @@ def test_a_held_out_tables_true_corners_join_into_its_cards(monkeypatch):
     boxes, cards = _photo("two_for_one_photo.json")
     assert Counter(c.cls for c in join_corners(boxes)) == cards
     # without the swap the greedy pass joins one 2's corner with its neighbour's: a 2 too many
-    monkeypatch.setattr(corners, "_two_for_one", lambda pairs, chosen, used, dets: chosen)
+    monkeypatch.setattr(corners, "_two_for_one", lambda free, chosen, used, dets: chosen)
     assert Counter(c.cls for c in join_corners(boxes)) - cards == Counter({"2": 1})
 
 
@@ -32,7 +32,7 @@ def test_a_row_of_three_overlapping_red_threes_joins_as_three_cards(monkeypatch)
     assert Counter(c.cls for c in join_corners(boxes)) == cards
     # without it the greedy pass joins each 3's corner with the next 3's, leaving the row's two ends alone:
     # a red 3 too many
-    monkeypatch.setattr(corners, "_three_for_two", lambda pairs, chosen, used, dets: chosen)
+    monkeypatch.setattr(corners, "_three_for_two", lambda free, chosen, used, dets: chosen)
     assert Counter(c.cls for c in join_corners(boxes)) - cards == Counter({"3R": 1})
 
 
