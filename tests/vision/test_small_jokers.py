@@ -1,10 +1,13 @@
 """Joker boxes far smaller than a photo's indices (a design's suit pips) are not counted as jokers."""
 
+import json
 from collections import Counter
+from pathlib import Path
 
-from handfoot.photo_round import LEFTOVER, join_for
+import vision.small_jokers as small_jokers
+from handfoot.photo_round import LEFTOVER, TABLE, join_for
 from vision.detection import Detection
-from vision.small_jokers import SMALL_JOKER, drop_small_jokers
+from vision.small_jokers import SMALL_AMONG_JOKERS, SMALL_JOKER, drop_small_jokers
 
 
 def square(cls: str, x: float, y: float, side: float, conf: float = 0.8) -> Detection:
@@ -49,3 +52,40 @@ def test_a_hand_photo_with_a_row_of_pips_counts_no_jokers():
     pips = [square("JOKER", 110 + 70 * n, 145, 12, conf=0.5) for n in range(5)]
     cards = join_for(LEFTOVER, fan_of_naturals() + pips, jokers=False)
     assert Counter(c.cls for c in cards) == Counter({"4": 1, "7": 1, "9": 1, "J": 1, "K": 1})
+
+
+def column_of_jokers(side: float = 40.0, conf: float = 0.7) -> list[Detection]:
+    """Three jokers fanned down a meld column: one mark each, a step apart."""
+    return [square("JOKER", 600, 100 + 60 * n, side, conf) for n in range(3)]
+
+
+def test_a_joker_box_far_smaller_than_the_photos_other_jokers_is_dropped():
+    # naturals of 20 px would keep a 20 px joker box (the natural rule's floor is 9 px) ...
+    pip = square("JOKER", 700, 400, 20, conf=0.35)
+    kept = drop_small_jokers(fan_of_naturals(side=20) + column_of_jokers() + [pip])
+    # ... but beside three 40 px joker marks of the same design it is no joker's mark
+    assert pip not in kept
+    assert sum(d.cls == "JOKER" for d in kept) == 3
+    edge = square("JOKER", 700, 400, 40 * SMALL_AMONG_JOKERS * 1.01, conf=0.35)
+    assert edge in drop_small_jokers(fan_of_naturals(side=20) + column_of_jokers() + [edge])
+
+
+def test_too_few_sure_jokers_to_measure_keep_a_small_one():
+    pip = square("JOKER", 700, 400, 20, conf=0.35)
+    one = column_of_jokers()[:1]  # with the small box itself, two sure joker boxes: too few to say
+    assert pip in drop_small_jokers(fan_of_naturals(side=20) + one + [pip])
+    # unsure joker boxes do not make up the count
+    unsure = column_of_jokers(conf=0.2)
+    assert pip in drop_small_jokers(fan_of_naturals(side=20) + unsure + [pip])
+    assert len(drop_small_jokers(fan_of_naturals(side=20) + unsure + [pip])) == 5 + 3 + 1
+
+
+def test_a_held_out_tables_boxes_count_its_jokers_once(monkeypatch):
+    photo = json.loads((Path(__file__).parent / "small_joker_photo.json").read_text())
+    dets = [Detection(d["cls"], d["conf"], tuple(d["box"])) for d in photo["detections"]]
+    # six index-sized joker marks and two boxes under half their side, on no joker
+    assert Counter(c.cls for c in join_for(TABLE, dets)) == Counter(photo["cards"])
+    # measured against the naturals alone (the design's tall, narrow indices), one of the two stays: a joker
+    # too many
+    monkeypatch.setattr(small_jokers, "joker_side", lambda detections: None)
+    assert Counter(c.cls for c in join_for(TABLE, dets)) - Counter(photo["cards"]) == Counter({"JOKER": 1})
