@@ -1,4 +1,5 @@
-"""Joker boxes far smaller than a photo's indices (a design's suit pips), or than its other jokers' marks, are not counted as jokers."""
+"""Joker boxes far smaller than a photo's indices (a design's suit pips), or than its other jokers' marks,
+are not counted as jokers."""
 
 import json
 from collections import Counter
