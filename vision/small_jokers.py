@@ -15,7 +15,7 @@ size, so a joker box is also dropped where its side is under
 (at least `MIN_JOKERS` of them): a suit pip or a letter read as a joker mark
 beside jokers whose marks the detector did find. The true joker corners of
 the three round sets (3,224 in photos with two or more) all measure at least
-0.45 of their photo's median, 4 under 0.6; on the cached four readings' sure
+0.44 of their photo's median, 4 under 0.6; on the cached four readings' sure
 boxes in photos with three joker boxes or more, 0.6 drops 23 held-out boxes,
 13 of `dev11`'s and 4 of `r50`'s, none on a joker (models/README.md, "Joker
 boxes small beside the photo's other jokers").
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from vision.detection import BACK, JOKER, Detection
 
@@ -43,18 +43,23 @@ def box_side(det: Detection) -> float:
     return math.sqrt(max(x2 - x1, 0.0) * max(y2 - y1, 0.0))
 
 
+def _median_side(detections: Sequence[Detection], wanted: Callable[[str], bool], least: int) -> float | None:
+    """The median side of the `wanted` classes' boxes found at NATURAL_CONF or more; None where fewer than
+    `least` are found (too few to say how large they are)."""
+    sides = [box_side(d) for d in detections if wanted(d.cls) and d.conf >= NATURAL_CONF]
+    return statistics.median(sides) if len(sides) >= least else None
+
+
 def index_side(detections: Sequence[Detection]) -> float | None:
     """The median side of a photo's natural indices found at NATURAL_CONF or more; None where fewer than
     MIN_NATURALS are found (too few to say how large the photo's indices are)."""
-    sides = [box_side(d) for d in detections if d.cls not in NOT_NATURAL and d.conf >= NATURAL_CONF]
-    return statistics.median(sides) if len(sides) >= MIN_NATURALS else None
+    return _median_side(detections, lambda cls: cls not in NOT_NATURAL, MIN_NATURALS)
 
 
 def joker_side(detections: Sequence[Detection]) -> float | None:
     """The median side of a photo's joker boxes found at NATURAL_CONF or more; None where fewer than
     MIN_JOKERS are found."""
-    sides = [box_side(d) for d in detections if d.cls == JOKER and d.conf >= NATURAL_CONF]
-    return statistics.median(sides) if len(sides) >= MIN_JOKERS else None
+    return _median_side(detections, lambda cls: cls == JOKER, MIN_JOKERS)
 
 
 def drop_small_jokers(detections: Sequence[Detection], ratio: float = SMALL_JOKER,
