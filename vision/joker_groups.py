@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -216,15 +216,21 @@ def joker_net():
 
 @dataclass
 class JokerGrouper:
-    """Groups a photo's joker boxes into jokers again by the trained network's odds that two are one card's."""
+    """Groups a photo's joker boxes into jokers again by the trained network's odds that two are one card's.
+
+    Groupers trained on other boxes may stand `beside` it: the odds are then the mean of all their networks'
+    (models/jokers.pt holds one trained on leg 22's boxes beside one trained on leg 24's)."""
 
     net: object
     mean: np.ndarray
     scale: np.ndarray
     max_span: float = MAX_SPAN
     threshold: float = THRESHOLD
+    beside: tuple[JokerGrouper, ...] = ()
+    facts: dict = field(default_factory=dict)
 
-    def odds(self, features: np.ndarray) -> np.ndarray:
+    def own_odds(self, features: np.ndarray) -> np.ndarray:
+        """This network's odds alone."""
         import torch  # noqa: PLC0415
 
         if not len(features):
@@ -232,6 +238,14 @@ class JokerGrouper:
         x = torch.from_numpy(((features - self.mean) / self.scale).astype(np.float32))
         with torch.no_grad():
             return torch.sigmoid(self.net(x)).squeeze(1).numpy()
+
+    def odds(self, features: np.ndarray) -> np.ndarray:
+        """The mean of this network's odds and those of the groupers beside it."""
+        return np.mean([g.own_odds(features) for g in self.members()], axis=0)
+
+    def members(self) -> list[JokerGrouper]:
+        """This grouper first, then every one beside it (and beside those)."""
+        return [self, *(m for g in self.beside for m in g.members())]
 
     def group(self, cards: Sequence[Card], hands: bool) -> list[Card]:
         """`cards` with the jokers grouped again (`corner_groups`; other cards as they were), sorted as the
@@ -251,23 +265,35 @@ class JokerGrouper:
         return out
 
 
-def save_joker_grouper(net, mean: np.ndarray, scale: np.ndarray, path: Path, facts: dict) -> Path:
-    """Write the network's weights with its input scaling and `facts` (how it was trained, what it scored)."""
+def _payload(net, mean: np.ndarray, scale: np.ndarray, facts: dict) -> dict:
     import torch  # noqa: PLC0415
 
-    return save_checkpoint({"features": FEATURES, "mean": torch.tensor(mean), "scale": torch.tensor(scale),
-                            "max_span": MAX_SPAN, "threshold": THRESHOLD, "state": net.state_dict(), "facts": facts},
-                           path)
+    return {"mean": torch.tensor(mean), "scale": torch.tensor(scale), "state": net.state_dict(), "facts": facts}
+
+
+def save_joker_grouper(net, mean: np.ndarray, scale: np.ndarray, path: Path, facts: dict,
+                       beside: Sequence[JokerGrouper] = ()) -> Path:
+    """Write the network's weights with its input scaling and `facts` (how it was trained, what it scored),
+    and every network of the groupers `beside` it, whose odds are averaged with its own when it is loaded."""
+    kept = [m for g in beside for m in g.members()]
+    return save_checkpoint({"features": FEATURES, **_payload(net, mean, scale, facts), "max_span": MAX_SPAN,
+                            "threshold": THRESHOLD,
+                            "beside": [_payload(m.net, m.mean, m.scale, m.facts) for m in kept]}, path)
+
+
+def _member(saved: dict) -> JokerGrouper:
+    net = joker_net()
+    net.load_state_dict(saved["state"])
+    net.eval()
+    return JokerGrouper(net, saved["mean"].numpy(), saved["scale"].numpy(), facts=saved.get("facts", {}))
 
 
 def _joker_grouper(saved: dict) -> JokerGrouper:
     if saved.get("features") != FEATURES:
         raise ValueError(f"it takes {saved.get('features')} features, not {FEATURES}")
-    net = joker_net()
-    net.load_state_dict(saved["state"])
-    net.eval()
-    return JokerGrouper(net, saved["mean"].numpy(), saved["scale"].numpy(), float(saved["max_span"]),
-                        float(saved["threshold"]))
+    top = _member(saved)
+    return JokerGrouper(top.net, top.mean, top.scale, float(saved["max_span"]), float(saved["threshold"]),
+                        tuple(_member(m) for m in saved.get("beside", [])), top.facts)
 
 
 def load_joker_grouper(path: Path | None = None) -> JokerGrouper:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -342,16 +343,21 @@ def train_jokers(
     cache: Path = typer.Option(None, "--cache", help="Keep (and reuse) each photo's detections in this folder, as `eval-rounds --cache` does."),
     epochs: int = typer.Option(300, "--epochs", min=1, help="Number of epochs over the pairs."),
     seed: int = typer.Option(0, "--seed", help="Seed of the batches' order and the starting weights."),
+    beside: Path = typer.Option(None, "--beside", help="A joker grouper file to keep beside the new network: the file written holds both, and their odds are averaged (models/jokers.pt was made so, beside the grouper trained on leg 22's boxes)."),
 ) -> None:
     """Train the joker grouper: a small network that tells which joker boxes lie on one joker (CPU, minutes)."""
     import time  # noqa: PLC0415
 
-    from vision.joker_groups import save_joker_grouper  # noqa: PLC0415
+    from vision.joker_groups import load_joker_grouper, save_joker_grouper  # noqa: PLC0415
     from vision.joker_training import counts_right, joker_examples, train_joker_net  # noqa: PLC0415
 
     missing = [f for f in folders if not f.is_dir()]
     if missing:
         raise UserError(f"{missing[0]} is not a folder (make round photos with `handfoot dataset rounds`)")
+    try:
+        kept = [load_joker_grouper(beside)] if beside is not None else []
+    except ModelError as exc:
+        raise UserError(str(exc)) from exc
     started = time.monotonic()
     factory, store = _detector(model, None, cache)
     detect = store.detect if store is not None else factory()
@@ -365,12 +371,16 @@ def train_jokers(
     photos, joining, grouped = counts_right(examples, grouper.odds(examples.features))
     typer.echo(f"held out: pairs right {accuracy:.4f}; joker count right on {grouped} of {photos} photos "
                f"(the joining alone: {joining})")
+    if kept:
+        joint = dataclasses.replace(grouper, beside=tuple(kept))
+        both = counts_right(examples, joint.odds(examples.features))[2]
+        typer.echo(f"with {beside} beside it: joker count right on {both} of {photos} photos")
     facts = {"folders": [str(f) for f in folders], "pairs": len(examples), "photos": len(examples.photos),
              "held_out_pairs": int(examples.held_out.sum()), "epochs": epochs, "seed": seed,
              "held_out_pair_accuracy": round(accuracy, 4),
              "held_out_photos": {"photos": photos, "joining_right": joining, "grouped_right": grouped},
              "minutes": round((time.monotonic() - started) / 60, 1)}
-    typer.echo(f"wrote {save_joker_grouper(grouper.net, grouper.mean, grouper.scale, out, facts)}")
+    typer.echo(f"wrote {save_joker_grouper(grouper.net, grouper.mean, grouper.scale, out, facts, kept)}")
 
 
 def register(app: typer.Typer) -> None:
