@@ -38,6 +38,7 @@ from scoring.rules import Rules
 from vision.corners import HAND_PHOTO, join_corners
 from vision.detection import Card, Detection, Reading
 from vision.face_letters import drop_face_letters
+from vision.joker_faces import drop_joker_faces
 from vision.gaps import lines_filled
 from vision.imageio import check_image, load_image
 from vision.ink import THREES, laid_threes, recolour_foot_wilds, recolour_threes
@@ -148,11 +149,12 @@ class PhotoCards:
 def join_for(role: str, detections: list[Detection], jokers: bool = True) -> list[Card]:
     """Cards from one photo's corners; a leftover photo shows hands, so fans are read as fans. Joker boxes far
     smaller than the photo's indices are dropped first (`vision/small_jokers.py`: a design's suit pips),
+    then joker boxes where two of a joker's diagonals cross (`vision/joker_faces.py`: the emblem on its face),
     then unsure rank boxes lying within a joker box (`vision/joker_words.py`: a letter of its word), and
     unsure rank boxes far larger than the photo's indices (`vision/face_letters.py`: a letter across a court
     card's face). With `jokers` and the joker grouper present (`vision/joker_groups.py`, models/jokers.pt),
     the joker boxes are then grouped into jokers again by it."""
-    kept = drop_face_letters(drop_joker_letters(drop_small_jokers(detections)))
+    kept = drop_face_letters(drop_joker_letters(drop_joker_faces(drop_small_jokers(detections))))
     cards = join_corners(kept, HAND_PHOTO if role == LEFTOVER else None)
     grouper = shipped_joker_grouper() if jokers else None
     return grouper.group(cards, role == LEFTOVER) if grouper is not None else cards
