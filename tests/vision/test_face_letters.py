@@ -1,14 +1,13 @@
 """An unsure rank box far larger than the photo's indices (a letter printed across a court card's face) is not
 counted as a card."""
 
-import json
 from collections import Counter
-from pathlib import Path
 
 import pytest
+from cached_photos import miscounted, miscounted_without, photo_file
 
 import handfoot.photo_round as photo_round
-from handfoot.photo_round import LEFTOVER, join_for
+from handfoot.photo_round import LEFTOVER
 from vision.detection import Detection
 from vision.face_letters import FACE_CONF, LARGE, drop_face_letters
 from vision.small_jokers import MIN_NATURALS, NATURAL_CONF
@@ -44,13 +43,12 @@ def test_a_photo_of_too_few_sure_indices_to_measure_keeps_every_box():
     assert drop_face_letters([*few, INDICES[-1]]) == [*few[:-1], INDICES[-1]]
 
 
-PHOTOS = json.loads((Path(__file__).parent / "face_letter_photos.json").read_text())["photos"]
+PHOTOS = photo_file("face_letter_photos.json")["photos"]
 
 
 @pytest.mark.parametrize("photo", PHOTOS, ids=[p["photo"] for p in PHOTOS])
 def test_held_out_hands_count_their_cards_and_no_court_card_twice(photo, monkeypatch):
-    dets = [Detection(d["cls"], d["conf"], tuple(d["box"])) for d in photo["detections"]]
-    assert Counter(c.cls for c in join_for(LEFTOVER, dets)) == Counter(photo["cards"])
-    monkeypatch.setattr(photo_round, "drop_face_letters", list)  # the rule turned off: one court card too many
-    extra = Counter(c.cls for c in join_for(LEFTOVER, dets)) - Counter(photo["cards"])
+    assert miscounted(LEFTOVER, photo) == Counter()
+    # the rule turned off: one court card too many
+    extra = miscounted_without(monkeypatch, photo_round, "drop_face_letters", LEFTOVER, photo)
     assert sum(extra.values()) == 1 and set(extra) <= {"J", "Q", "K"}

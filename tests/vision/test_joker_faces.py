@@ -1,12 +1,12 @@
 """A joker box where two of a joker's diagonals cross (the emblem on its face) is not counted as a joker."""
 
-import json
 import math
 from collections import Counter
-from pathlib import Path
+
+from cached_photos import miscounted, miscounted_without, photo_file
 
 import handfoot.photo_round as photo_round
-from handfoot.photo_round import TABLE, join_for
+from handfoot.photo_round import TABLE
 from vision.detection import Detection
 from vision.joker_faces import CROSSING, drop_joker_faces
 
@@ -59,11 +59,8 @@ def test_a_photo_without_naturals_to_measure_keeps_every_box():
     assert drop_joker_faces(dets) == dets
 
 
-PHOTO = json.loads((Path(__file__).parent / "joker_face_photo.json").read_text())
-
-
 def test_a_held_out_table_counts_its_two_jokers_not_four(monkeypatch):
-    dets = [Detection(d["cls"], d["conf"], tuple(d["box"])) for d in PHOTO["detections"]]
-    assert Counter(c.cls for c in join_for(TABLE, dets)) == Counter(PHOTO["cards"])
-    monkeypatch.setattr(photo_round, "drop_joker_faces", list)  # the rule turned off: two jokers too many
-    assert Counter(c.cls for c in join_for(TABLE, dets)) - Counter(PHOTO["cards"]) == Counter({"JOKER": 2})
+    photo = photo_file("joker_face_photo.json")
+    assert miscounted(TABLE, photo) == Counter()
+    # the rule turned off: two jokers too many
+    assert miscounted_without(monkeypatch, photo_round, "drop_joker_faces", TABLE, photo) == Counter({"JOKER": 2})

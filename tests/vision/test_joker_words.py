@@ -1,11 +1,11 @@
 """An unsure rank box inside a joker's box (the first letter of its word) is not counted as a card."""
 
-import json
 from collections import Counter
-from pathlib import Path
+
+from cached_photos import miscounted, miscounted_without, photo_file
 
 import handfoot.photo_round as photo_round
-from handfoot.photo_round import TABLE, join_for
+from handfoot.photo_round import TABLE
 from vision.detection import Detection, share_inside
 from vision.joker_words import INSIDE, WORD_CONF, drop_joker_letters
 
@@ -35,11 +35,8 @@ def test_only_rank_boxes_are_dropped_and_only_where_a_joker_box_holds_them():
     assert drop_joker_letters(lone) == lone
 
 
-PHOTO = json.loads((Path(__file__).parent / "joker_word_photo.json").read_text())
-
-
 def test_a_held_out_table_counts_its_joker_and_no_jack_from_its_word(monkeypatch):
-    dets = [Detection(d["cls"], d["conf"], tuple(d["box"])) for d in PHOTO["detections"]]
-    assert Counter(c.cls for c in join_for(TABLE, dets)) == Counter(PHOTO["cards"])
-    monkeypatch.setattr(photo_round, "drop_joker_letters", list)  # the rule turned off: a jack too many
-    assert Counter(c.cls for c in join_for(TABLE, dets)) - Counter(PHOTO["cards"]) == Counter({"J": 1})
+    photo = photo_file("joker_word_photo.json")
+    assert miscounted(TABLE, photo) == Counter()
+    # the rule turned off: a jack too many
+    assert miscounted_without(monkeypatch, photo_round, "drop_joker_letters", TABLE, photo) == Counter({"J": 1})

@@ -1,9 +1,9 @@
 """Joker boxes far smaller than a photo's indices (a design's suit pips), or than its other jokers' marks,
 are not counted as jokers."""
 
-import json
 from collections import Counter
-from pathlib import Path
+
+from cached_photos import miscounted, miscounted_without, photo_file
 
 import vision.small_jokers as small_jokers
 from handfoot.photo_round import LEFTOVER, TABLE, join_for
@@ -82,11 +82,10 @@ def test_too_few_sure_jokers_to_measure_keep_a_small_one():
 
 
 def test_a_held_out_tables_boxes_count_its_jokers_once(monkeypatch):
-    photo = json.loads((Path(__file__).parent / "small_joker_photo.json").read_text())
-    dets = [Detection(d["cls"], d["conf"], tuple(d["box"])) for d in photo["detections"]]
+    photo = photo_file("small_joker_photo.json")
     # six index-sized joker marks and two boxes under half their side, on no joker
-    assert Counter(c.cls for c in join_for(TABLE, dets)) == Counter(photo["cards"])
+    assert miscounted(TABLE, photo) == Counter()
     # measured against the naturals alone (the design's tall, narrow indices), one of the two stays: a joker
     # too many
-    monkeypatch.setattr(small_jokers, "joker_side", lambda detections: None)
-    assert Counter(c.cls for c in join_for(TABLE, dets)) - Counter(photo["cards"]) == Counter({"JOKER": 1})
+    unmeasured = miscounted_without(monkeypatch, small_jokers, "joker_side", TABLE, photo, lambda detections: None)
+    assert unmeasured == Counter({"JOKER": 1})
