@@ -38,10 +38,10 @@ from scoring.rules import Rules
 from vision.corners import HAND_PHOTO, join_corners
 from vision.detection import Card, Detection, Reading
 from vision.face_letters import drop_face_letters
-from vision.joker_faces import drop_joker_faces
 from vision.gaps import lines_filled
 from vision.imageio import check_image, load_image
 from vision.ink import THREES, laid_threes, recolour_foot_wilds, recolour_threes
+from vision.joker_faces import drop_joker_faces
 from vision.joker_groups import shipped_joker_grouper
 from vision.joker_words import drop_joker_letters
 from vision.layout import LeftoverLayout, TableLayout, layout_leftover, layout_table
