@@ -35,28 +35,30 @@ CROSSING = 40.0  # degrees: the two diagonals cross at least this steeply
 MIDDLE = 0.15  # each diagonal's middle within this share of its length from the joker box
 
 
-def _diagonals_through(box: Detection, jokers: Sequence[Detection], side: float) -> list[tuple[int, int, float, float]]:
-    """(i, j, length, direction in radians) of each pair of `jokers` (other than `box`) a card diagonal long
-    whose middle lies on `box`."""
+Diagonal = tuple[int, int, float, float, tuple[float, float]]  # (i, j, length, direction in radians, middle)
+
+
+def _card_diagonals(jokers: Sequence[Detection], side: float) -> list[Diagonal]:
+    """Each pair of `jokers` (indices into it) a card's diagonal long (`SPAN` index sides)."""
     low, high = SPAN[0] * side, SPAN[1] * side
     found = []
     for i, a in enumerate(jokers):
         for j in range(i + 1, len(jokers)):
             b = jokers[j]
-            if a is box or b is box:
-                continue
             length = math.dist(a.center, b.center)
-            middle = ((a.center[0] + b.center[0]) / 2, (a.center[1] + b.center[1]) / 2)
-            if low <= length <= high and math.dist(middle, box.center) <= MIDDLE * length:
-                found.append((i, j, length, math.atan2(b.center[1] - a.center[1], b.center[0] - a.center[0])))
+            if low <= length <= high:
+                middle = ((a.center[0] + b.center[0]) / 2, (a.center[1] + b.center[1]) / 2)
+                found.append((i, j, length, math.atan2(b.center[1] - a.center[1], b.center[0] - a.center[0]), middle))
     return found
 
 
-def is_face(box: Detection, jokers: Sequence[Detection], side: float) -> bool:
-    """Whether joker `box` lies where two crossing diagonals of `jokers`' boxes meet: a joker's face."""
-    diagonals = _diagonals_through(box, jokers, side)
-    for n, (a, b, length, direction) in enumerate(diagonals):
-        for c, d, other, turn in diagonals[n + 1:]:
+def is_face(k: int, jokers: Sequence[Detection], diagonals: Sequence[Diagonal]) -> bool:
+    """Whether joker box `jokers[k]` lies where two crossing `diagonals` of the other joker boxes meet (their
+    middles within `MIDDLE` of their length from it): a joker's face."""
+    centre = jokers[k].center
+    through = [d for d in diagonals if k not in d[:2] and math.dist(d[4], centre) <= MIDDLE * d[2]]
+    for n, (a, b, length, direction, _) in enumerate(through):
+        for c, d, other, turn, _ in through[n + 1:]:
             if len({a, b, c, d}) < 4 or max(length, other) > LENGTHS * min(length, other):
                 continue
             crossing = abs(math.degrees(direction - turn)) % 180.0
@@ -72,5 +74,6 @@ def drop_joker_faces(detections: Sequence[Detection]) -> list[Detection]:
     jokers = [d for d in detections if d.cls == JOKER]
     if side is None or len(jokers) < 5:
         return list(detections)
-    faces = {id(d) for d in jokers if is_face(d, jokers, side)}
+    diagonals = _card_diagonals(jokers, side)  # measured once for every box
+    faces = {id(d) for k, d in enumerate(jokers) if is_face(k, jokers, diagonals)}
     return [d for d in detections if id(d) not in faces]

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -291,9 +291,8 @@ def _member(saved: dict) -> JokerGrouper:
 def _joker_grouper(saved: dict) -> JokerGrouper:
     if saved.get("features") != FEATURES:
         raise ValueError(f"it takes {saved.get('features')} features, not {FEATURES}")
-    top = _member(saved)
-    return JokerGrouper(top.net, top.mean, top.scale, float(saved["max_span"]), float(saved["threshold"]),
-                        tuple(_member(m) for m in saved.get("beside", [])), top.facts)
+    return replace(_member(saved), max_span=float(saved["max_span"]), threshold=float(saved["threshold"]),
+                   beside=tuple(_member(m) for m in saved.get("beside", [])))
 
 
 def load_joker_grouper(path: Path | None = None) -> JokerGrouper:
