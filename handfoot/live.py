@@ -219,7 +219,8 @@ def score_view(config: WatchConfig, detections: tuple[Detection, ...], width: in
                blur: float | None = None) -> ViewScore:
     """Join the confirmed corners into cards and score them alone as a table or a leftover
     (`blur`: the frame's `vision.sharpness.photo_blur`, kept on the photo so a blurred one is warned of)."""
-    photo = PhotoCards(Path(name), mode, config.side, width, height, join_for(mode, list(detections)), blur=blur)
+    cards = join_for(mode, list(detections), frame=(width, height))
+    photo = PhotoCards(Path(name), mode, config.side, width, height, cards, blur=blur)
     side = SideInput(name=config.side)
     pr = score_photo_round(config.rules, config.rules_name, config.round_no, [side], [photo])
     return ViewScore(version, mode, player, photo, pr)

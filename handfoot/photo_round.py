@@ -36,6 +36,7 @@ from scoring.melds import kind_of
 from scoring.model import ERROR, WARNING, Finding, RoundResult, SideResult, SideRound
 from scoring.rules import Rules
 from vision.corners import HAND_PHOTO, join_corners
+from vision.cut_indices import restore_cut_indices
 from vision.detection import Card, Detection, Reading
 from vision.face_letters import drop_face_letters
 from vision.gaps import lines_filled
@@ -146,14 +147,19 @@ class PhotoCards:
     blur: float | None = None  # `vision.sharpness.photo_blur` of its sure boxes (None: too few to say)
 
 
-def join_for(role: str, detections: list[Detection], jokers: bool = True) -> list[Card]:
-    """Cards from one photo's corners; a leftover photo shows hands, so fans are read as fans. Joker boxes far
+def join_for(role: str, detections: list[Detection], jokers: bool = True,
+             frame: tuple[int, int] | None = None) -> list[Card]:
+    """Cards from one photo's corners; a leftover photo shows hands, so fans are read as fans. Given the photo's
+    `frame` (width, height), index boxes cut by its edge are first given their neighbours' size past it
+    (`vision/cut_indices.py`: the part of an index outside the photo). Joker boxes far
     smaller than the photo's indices are dropped first (`vision/small_jokers.py`: a design's suit pips),
     then joker boxes where two of a joker's diagonals cross (`vision/joker_faces.py`: the emblem on its face),
     then unsure rank boxes lying within a joker box (`vision/joker_words.py`: a letter of its word), and
     unsure rank boxes far larger than the photo's indices (`vision/face_letters.py`: a letter across a court
     card's face). With `jokers` and the joker grouper present (`vision/joker_groups.py`, models/jokers.pt),
     the joker boxes are then grouped into jokers again by it."""
+    if frame is not None:
+        detections = restore_cut_indices(detections, *frame)
     kept = drop_face_letters(drop_joker_letters(drop_joker_faces(drop_small_jokers(detections))))
     cards = join_corners(kept, HAND_PHOTO if role == LEFTOVER else None)
     grouper = shipped_joker_grouper() if jokers else None
@@ -212,7 +218,8 @@ def read_photo(path: Path, role: str, side: str, detect: DetectFn, family: str =
         blur = photo_blur(image, found)
     detections = name_wilds(image, found, family, wilds, hands=role == LEFTOVER)
     height, width = image.shape[:2]
-    photo = PhotoCards(Path(path), role, side, width, height, join_for(role, detections, jokers), blur=blur)
+    cards = join_for(role, detections, jokers, (width, height))
+    photo = PhotoCards(Path(path), role, side, width, height, cards, blur=blur)
     if taken:
         photo.notes.append(f"{len(taken)} unsure {'index' if len(taken) == 1 else 'indices'} taken where a column's "
                            "even spacing calls for a card (under the detector's threshold): check them on the picture")
