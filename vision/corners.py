@@ -172,6 +172,8 @@ class JoinConfig:
     diagonal_match: float | None = 0.3  # tables: a wild's pair must span about (this share of its length)
     # the diagonal of one of the cards joined nearest it (None: no check) ...
     diagonal_neighbours: int = 4  # ... of this many (at least 2) ...
+    deck_shape: float = 2.0  # ... whose diagonal, in index sizes, lies within this factor of the pair's (cards
+    # of another deck in the photo, another card for the size of its index, are no neighbours; 0: off)
     diagonal_agree: float = 0.25  # ... when their own diagonals agree this well (cards laid in melds)
     loose_agree: float = 0.45  # neighbours agreeing only this well (cards laid a little askew) still veto ...
     loose_match: float = 0.45  # ... a pair this far off (a share of length) from every one of their diagonals
@@ -648,7 +650,8 @@ def _beyond_counts(a: Detection, b: Detection, axis: float | None, cfg: JoinConf
 
 
 _Span = tuple[tuple[float, float], tuple[float, float]]  # a pair's midpoint and corner-to-corner vector
-_Diagonal = tuple[tuple[float, float], tuple[float, float], str]  # ... of a joined card, and its class
+_Diagonal = tuple[tuple[float, float], tuple[float, float], str, float]  # ... of a joined card, its class
+# and its diagonal in index sizes
 
 
 def _span(a: Detection, b: Detection) -> _Span:
@@ -658,8 +661,9 @@ def _span(a: Detection, b: Detection) -> _Span:
 
 
 def _diagonals(faces: list[Detection], pairs: list[_Pair]) -> list[_Diagonal]:
-    """Midpoint, corner-to-corner vector and class of each joined fixed-shape card."""
-    return [(*_span(faces[p.i], faces[p.j]), faces[p.i].cls) for p in pairs
+    """Midpoint, corner-to-corner vector, class and diagonal ratio (in index sizes) of each joined fixed-shape
+    card."""
+    return [(*_span(faces[p.i], faces[p.j]), faces[p.i].cls, p.ratio) for p in pairs
             if faces[p.i].cls not in FREE_SHAPE and faces[p.j].cls not in FREE_SHAPE]
 
 
@@ -719,6 +723,11 @@ def _unlike_neighbours(a: Detection, b: Detection, diagonals: list[_Diagonal], c
     too, wilds and threes aside: a wrongly joined wild pair, or a three of
     another design, among the four nearest cards.
 
+    A photo may mix decks whose cards differ in size for the size of their
+    index (a diagonal of 2 index sizes beside one of 4.6): cards whose
+    diagonal ratio lies more than `deck_shape` from the pair's are of
+    another deck and are not asked.
+
     Threes lie in a row of their own, side by side, and may come from
     another design of the deck mix (another card size): such a pair is held
     to the direction of the other cards' diagonals alone (the corner of one
@@ -730,12 +739,13 @@ def _unlike_neighbours(a: Detection, b: Detection, diagonals: list[_Diagonal], c
     if cfg.diagonal_match is None or not (rowed or a.cls in WANDERING) or len(diagonals) < cfg.adapt_min_pairs:
         return False
     mid, span = _span(a, b)
-    others = sorted((d for d in diagonals if math.dist(d[0], mid) > 1e-6 and not (rowed and d[2] in ROWED)),
-                    key=lambda d: math.dist(d[0], mid))  # nearest first
+    ratio = None if a.cls in FREE_SHAPE else math.hypot(*span) / max((a.size + b.size) / 2.0, 1e-6)
+    others = sorted((d for d in diagonals if math.dist(d[0], mid) > 1e-6 and not (rowed and d[2] in ROWED)
+                     and _same_deck(ratio, d[3], cfg)), key=lambda d: math.dist(d[0], mid))  # nearest first
     near = others[: cfg.diagonal_neighbours]
     if len(near) < 2:
         return False  # one card shows no layout
-    diagonals_near = [r for _, r, _ in near]
+    diagonals_near = [r for _, r, _, _ in near]
     alike = _laid_alike(diagonals_near, cfg)
     if rowed:
         return alike and min(_line_degrees(span, r) for r in diagonals_near) > cfg.row_degrees
@@ -748,8 +758,14 @@ def _unlike_neighbours(a: Detection, b: Detection, diagonals: list[_Diagonal], c
         return True
     if cfg.line_match <= 0:
         return False
-    naturals = [r for _, r, cls in others if cls not in WANDERING and cls not in ROWED][: cfg.diagonal_neighbours]
+    naturals = [r for _, r, cls, _ in others if cls not in WANDERING and cls not in ROWED][: cfg.diagonal_neighbours]
     return _off_their_line(span, diagonals_near, cfg) or _off_their_line(span, naturals, cfg)
+
+
+def _same_deck(ratio: float | None, other: float, cfg: JoinConfig) -> bool:
+    """Whether two cards' diagonal ratios (in index sizes) lie within `deck_shape` of each other (0, or a joker
+    pair's ratio, None, whose marks' size says nothing: always)."""
+    return cfg.deck_shape <= 0 or ratio is None or max(ratio, other) / max(min(ratio, other), 1e-6) <= cfg.deck_shape
 
 
 def _off_their_line(span: tuple[float, float], diagonals: list[tuple[float, float]], cfg: JoinConfig) -> bool:
@@ -1155,7 +1171,7 @@ def _size_refs(faces: list[Detection]) -> list[tuple[tuple[float, float], float]
 def _pair_refs(faces: list[Detection], pairs: list[_Pair], ratio: float) -> list[tuple[tuple[float, float], float]]:
     """(midpoint, card diagonal / ratio) of each joined fixed-shape card: the index size a
     free-shape card there must have for its corners to lie one diagonal apart."""
-    return [(mid, math.hypot(*span) / ratio) for mid, span, _ in _diagonals(faces, pairs)]
+    return [(mid, math.hypot(*span) / ratio) for mid, span, _, _ in _diagonals(faces, pairs)]
 
 
 def _fixed_ratios(faces: list[Detection], pairs: list[_Pair]) -> list[float]:
@@ -1259,7 +1275,7 @@ def _across_fan(v: tuple[float, float], mid: tuple[float, float], axis: float, d
     near = sorted(diagonals, key=lambda d: math.dist(d[0], mid))[: cfg.diagonal_neighbours]
     if len(near) < cfg.adapt_min_pairs:
         return None
-    width = _median([abs(r[0] * across[0] + r[1] * across[1]) for _, r, _ in near])
+    width = _median([abs(r[0] * across[0] + r[1] * across[1]) for _, r, _, _ in near])
     return math.hypot(*v) / width if width > 1e-6 else None
 
 
