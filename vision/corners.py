@@ -136,6 +136,12 @@ class JoinConfig:
     cross_class_penalty: float = 0.2
     step_tolerance: float = 0.45  # index sizes: how near a third index must be to mark a fan step
     axis_radius: float = 6.0  # index sizes: fan steps this near tell how cards are turned
+    steady_share: float = 0.55  # ... when their directions' mean (doubled-angle unit vectors) is this long:
+    # 4 of 5 steps alike (a column) and 1 across (the next meld's or the threes' row); 0.8 asked all but a
+    # few alike, and a joker one step beyond a slanted table's last card of a column split it (held-out round
+    # 81 side 3; models/README.md, "Cards across the photo's edge, and a second deck's wilds")
+    fan_veto_share: float = 0.8  # ... but a pair is vetoed for running square to the fan, or along it
+    # (`_off_a_fan`), only where they agree this well (0.55 split a dondorf table's K)
     axis_margin: float = 20.0  # degrees: a pair this close to square to a fan is two cards
     along_margin: float = 8.0  # degrees: ... and so is a pair this close to along it (one column)
     along_min_steps: int = 3  # ... when at least this many fan middles (counted from both ends) show the fan
@@ -608,17 +614,18 @@ def _local_axes(
     return out
 
 
-def _steady_axis(axes: tuple[float, float, int]) -> float | None:
-    """The local fan direction (radians, modulo pi) when the fans nearby agree, else None."""
+def _steady_axis(axes: tuple[float, float, int], share: float) -> float | None:
+    """The local fan direction (radians, modulo pi) when the fans nearby agree (their unit doubled-angle
+    vectors' mean at least `share` long), else None."""
     c, sn, n = axes
-    if n < 2 or math.hypot(c, sn) < 0.8 * n:
+    if n < 2 or math.hypot(c, sn) < share * n:
         return None
     return 0.5 * math.atan2(sn, c)
 
 
-def _angle_to_fan(a: Detection, b: Detection, axes: tuple[float, float, int]) -> float | None:
-    """Degrees (0-90) between the line a-b and the local fan, or None when no steady fan lies near."""
-    axis = _steady_axis(axes)
+def _angle_to_fan(a: Detection, b: Detection, axes: tuple[float, float, int], share: float) -> float | None:
+    """Degrees (0-90) between the line a-b and the local fan, or None when no steady fan (`share`) lies near."""
+    axis = _steady_axis(axes, share)
     if axis is None:
         return None  # no steady fan nearby: nothing to compare with
     return _line_degrees(_span(a, b)[1], (math.cos(axis), math.sin(axis)))
@@ -632,7 +639,7 @@ def _off_a_fan(a: Detection, b: Detection, axes: tuple[float, float, int], cfg: 
     fans; two cards of one column lie along it. A card's own diagonal runs at
     35-55 degrees to its column.
     """
-    angle = _angle_to_fan(a, b, axes)
+    angle = _angle_to_fan(a, b, axes, cfg.fan_veto_share)
     if angle is None:
         return False
     return angle > 90.0 - cfg.axis_margin or (angle < cfg.along_margin and axes[2] >= cfg.along_min_steps)
@@ -971,7 +978,7 @@ def _candidate_pairs(
             cost = _ratio_misfit(ratio, expected) + (cfg.cross_class_penalty if cross else 0.0)
             if cost > cfg.max_cost:
                 continue
-            axis = _steady_axis(around)
+            axis = _steady_axis(around, cfg.steady_share)
             own = _own_marks(raw, dets, i, j, axis, cfg, _ratio_misfit(ratio, expected))
             corners = _four_marks(raw, dets, i, j, own, cfg.step_tolerance * size) if own else None
             if corners and a.cls in FREE_SHAPE and cfg.four_marks_chain and axis is not None and _side_in_a_chain(
@@ -1237,10 +1244,10 @@ def _adapted(
     return sized, wanted, replace(cfg, max_cost=min(cfg.max_cost, cfg.adapted_max_cost)), diagonals
 
 
-def _pair_axis(axes: list[tuple[float, float, int]], i: int, j: int) -> float | None:
+def _pair_axis(axes: list[tuple[float, float, int]], i: int, j: int, cfg: JoinConfig) -> float | None:
     """The steady fan direction around detections i and j together (`_steady_axis`), or None."""
     (ca, sa, na), (cb, sb, nb) = axes[i], axes[j]
-    return _steady_axis((ca + cb, sa + sb, na + nb))
+    return _steady_axis((ca + cb, sa + sb, na + nb), cfg.steady_share)
 
 
 def _face_marks(
@@ -1257,7 +1264,7 @@ def _face_marks(
     for n, p in enumerate(chosen):
         if not lone:
             break
-        own = _own_marks(faces, sized, p.i, p.j, _pair_axis(axes, p.i, p.j), cfg, _ratio_misfit(p.ratio, expected))
+        own = _own_marks(faces, sized, p.i, p.j, _pair_axis(axes, p.i, p.j, cfg), cfg, _ratio_misfit(p.ratio, expected))
         mine = [k for k in lone if id(sized[k]) in own]
         if mine:
             marks[n] = mine
@@ -1338,7 +1345,7 @@ def _edge_marks(sized: list[Detection], lone: list[int], axes: list[tuple[float,
             a, b = sized[i], sized[j]
             if max(a.size, b.size) / max(min(a.size, b.size), 1e-6) > cfg.max_size_ratio:
                 continue
-            axis = _pair_axis(axes, i, j)
+            axis = _pair_axis(axes, i, j, cfg)
             if axis is None:
                 continue
             mid, v = _span(a, b)
@@ -1393,7 +1400,7 @@ def _edge_twins(faces: list[Detection], cfg: JoinConfig) -> list[tuple[int, int]
     axes = _local_axes(faces, _fan_middles(faces, cfg), cfg)
     found: list[tuple[float, int, int]] = []
     for i in naturals:
-        a, axis = faces[i], _steady_axis(axes[i])
+        a, axis = faces[i], _steady_axis(axes[i], cfg.steady_share)
         if axis is None:
             continue
         along = (math.cos(axis), math.sin(axis))
