@@ -20,6 +20,7 @@ without the model.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -41,7 +42,7 @@ from vision.detection import Card, Detection, Reading
 from vision.face_letters import drop_face_letters
 from vision.gaps import lines_filled
 from vision.imageio import check_image, load_image
-from vision.ink import THREES, laid_threes, recolour_foot_wilds, recolour_threes
+from vision.ink import HAND_BLACK_AT, THREES, laid_threes, recolour_foot_wilds, recolour_threes
 from vision.joker_faces import drop_joker_faces
 from vision.joker_groups import shipped_joker_grouper
 from vision.joker_words import drop_joker_letters
@@ -197,6 +198,8 @@ def name_wilds(image: np.ndarray, detections: list[Detection], family: str, wild
     made_threes = {(d.cls, d.box) for d in ranked if d.cls in THREES} - {(d.cls, d.box) for d in detections}
     if made_threes:
         ranked = recolour_threes(image, ranked)
+    if hands:
+        ranked = recolour_threes(image, ranked, red_at=math.inf, black_at=HAND_BLACK_AT)
     named = read("wilds", ranked)
     return named if hands else laid_threes(image, named)
 

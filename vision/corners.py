@@ -140,6 +140,7 @@ class JoinConfig:
     # 4 of 5 steps alike (a column) and 1 across (the next meld's or the threes' row); 0.8 asked all but a
     # few alike, and a joker one step beyond a slanted table's last card of a column split it (held-out round
     # 81 side 3; models/README.md, "Cards across the photo's edge, and a second deck's wilds")
+    # (hands keep 0.8: a hand's fans curve, and 0.55 split a fanned Q of held-out round 42 side 4 read once)
     fan_veto_share: float = 0.8  # ... but a pair is vetoed for running square to the fan, or along it
     # (`_off_a_fan`), only where they agree this well (0.55 split a dondorf table's K)
     axis_margin: float = 20.0  # degrees: a pair this close to square to a fan is two cards
@@ -205,7 +206,7 @@ class JoinConfig:
 # The tolerances for a photo of hands (leftover cards). A fan turns its cards every way, and an index box
 # stays taller than wide until its card is turned 30-40 degrees, by when its diagonal runs the other way:
 # in a hand only a box with one side at least twice the other tells how its card is turned.
-HAND_PHOTO = JoinConfig(hand_fans=True, joker_direction=False, clear_aspect=2.0)
+HAND_PHOTO = JoinConfig(hand_fans=True, joker_direction=False, clear_aspect=2.0, steady_share=0.8)
 
 
 def dedupe(detections: list[Detection], iou: float = 0.6, nested: float = 0.7) -> list[Detection]:
