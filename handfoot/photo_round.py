@@ -42,7 +42,7 @@ from vision.detection import Card, Detection, Reading
 from vision.face_letters import drop_face_letters
 from vision.gaps import lines_filled
 from vision.imageio import check_image, load_image
-from vision.ink import HAND_BLACK_AT, THREES, laid_threes, recolour_foot_wilds, recolour_threes
+from vision.ink import HAND_BLACK_AT, RED_AT, THREES, laid_threes, recolour_foot_wilds, recolour_threes
 from vision.joker_faces import drop_joker_faces
 from vision.joker_groups import shipped_joker_grouper
 from vision.joker_words import drop_joker_letters
@@ -181,7 +181,8 @@ def name_wilds(image: np.ndarray, detections: list[Detection], family: str, wild
     `hands` a 3's colour too, where a 3 of the other colour is its likeliest class at HAND_THREE_ODDS or more
     (on the table a laid 3 is a red 3 all but always, and there the reader turned red 3s black on
     development rounds; in a hand a black 3 read as red costs its side hundreds of points); a 3 it made or
-    recoloured then coloured by its ink where the ink is clear; and a (Remastered) wild by the wild reader
+    recoloured then coloured by its ink where the ink is clear, and in a photo of hands every 3 whose ink is
+    dark (HAND_BLACK_AT: true red 3s in hands read far redder) black; and a (Remastered) wild by the wild reader
     (models/wilds.pt). On a table photo holding a red 3, a black 3 whose ink is not plainly black is then
     red (`vision.ink.laid_threes`: black 3s are never melded).
     Bare Foot: a wild or clothing card by the Bare Foot reader (models/foot-wilds.pt: wild 20 or 50,
@@ -196,10 +197,10 @@ def name_wilds(image: np.ndarray, detections: list[Detection], family: str, wild
         return name_by_ink(image, read("foot-wilds", detections), family)
     ranked = read("ranks", detections, HAND_THREE_ODDS if hands else None)
     made_threes = {(d.cls, d.box) for d in ranked if d.cls in THREES} - {(d.cls, d.box) for d in detections}
-    if made_threes:
+    if hands:  # every dark 3 black (HAND_BLACK_AT); red only where the reader made or recoloured a 3
+        ranked = recolour_threes(image, ranked, red_at=RED_AT if made_threes else math.inf, black_at=HAND_BLACK_AT)
+    elif made_threes:
         ranked = recolour_threes(image, ranked)
-    if hands:
-        ranked = recolour_threes(image, ranked, red_at=math.inf, black_at=HAND_BLACK_AT)
     named = read("wilds", ranked)
     return named if hands else laid_threes(image, named)
 

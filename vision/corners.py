@@ -710,8 +710,9 @@ def _laid_alike(diagonals: list[tuple[float, float]], cfg: JoinConfig) -> bool:
     return False
 
 
-def _unlike_neighbours(a: Detection, b: Detection, diagonals: list[_Diagonal], cfg: JoinConfig) -> bool:
-    """True when the wild (or three) pair a-b spans none of the diagonals of the cards joined nearest it.
+def _unlike_neighbours(a: Detection, b: Detection, ratio: float, diagonals: list[_Diagonal], cfg: JoinConfig) -> bool:
+    """True when the wild (or three) pair a-b (its corners `ratio` index sizes apart) spans none of the
+    diagonals of the cards joined nearest it.
 
     Cards laid in melds are of one deck and lie turned alike (or half
     round), so a card's diagonal matches a neighbour's in length and
@@ -747,9 +748,9 @@ def _unlike_neighbours(a: Detection, b: Detection, diagonals: list[_Diagonal], c
     if cfg.diagonal_match is None or not (rowed or a.cls in WANDERING) or len(diagonals) < cfg.adapt_min_pairs:
         return False
     mid, span = _span(a, b)
-    ratio = None if a.cls in FREE_SHAPE else math.hypot(*span) / max((a.size + b.size) / 2.0, 1e-6)
+    shape = None if a.cls in FREE_SHAPE else ratio  # a joker mark's size says nothing of its card's
     others = sorted((d for d in diagonals if math.dist(d[0], mid) > 1e-6 and not (rowed and d[2] in ROWED)
-                     and _same_deck(ratio, d[3], cfg)), key=lambda d: math.dist(d[0], mid))  # nearest first
+                     and _same_deck(shape, d[3], cfg)), key=lambda d: math.dist(d[0], mid))  # nearest first
     near = others[: cfg.diagonal_neighbours]
     if len(near) < 2:
         return False  # one card shows no layout
@@ -997,7 +998,7 @@ def _candidate_pairs(
                 _next_step(a, b, dets, cfg, True, short) or _next_step(b, a, dets, cfg, True, short)
             ):
                 continue  # a step of a meld's column: its rank goes on one more even step
-            if diagonals and not cfg.hand_fans and _unlike_neighbours(a, b, diagonals, cfg):
+            if diagonals and not cfg.hand_fans and _unlike_neighbours(a, b, ratio, diagonals, cfg):
                 continue
             if not _index_on_face(a, b, dets, axis, cfg, own):
                 if corners:  # all four marks of a joker that prints them so: nothing fits better

@@ -46,18 +46,17 @@ def _stretched(lo: float, hi: float, low_cut: bool, high_cut: bool, want: float)
 def restore_cut_indices(detections: list[Detection], width: int, height: int) -> list[Detection]:
     """The detections with each fixed-shape index box cut by the photo's edge stretched to its neighbours'
     size past that edge (see the module's text); every other box as it was."""
-    cut = [any(_cut_sides(d.box, width, height)) for d in detections]
+    sides = [_cut_sides(d.box, width, height) for d in detections]
     whole = [(d.center, (d.box[2] - d.box[0], d.box[3] - d.box[1]))
-             for d, c in zip(detections, cut) if not c and d.cls not in FREE_SHAPE]
+             for d, cut in zip(detections, sides) if not any(cut) and d.cls not in FREE_SHAPE]
     if not whole:
         return list(detections)
     out = []
-    for d, c in zip(detections, cut):
-        if c and d.cls not in FREE_SHAPE:
+    for d, (left, top, right, bottom) in zip(detections, sides):
+        if (left or top or right or bottom) and d.cls not in FREE_SHAPE:
             sizes = nearest_values(d.center, whole, NEIGHBOURS)
             want_w = statistics.median(w for w, _ in sizes)
             want_h = statistics.median(h for _, h in sizes)
-            left, top, right, bottom = _cut_sides(d.box, width, height)
             x0, y0, x1, y1 = d.box
             if x1 - x0 < CUT_SHARE * want_w:
                 x0, x1 = _stretched(x0, x1, left, right, want_w)

@@ -1,8 +1,8 @@
 """Held-out photos' cached boxes kept beside the tests (`*_photo.json`), and the cards the photo path joins from them.
 
 Each file holds one photo's sure boxes (`detections`) as the product read them and its true cards (`cards`, a
-count per class), and may give the photo's `width` and `height`, so a test can say what a rule of the joining mends by comparing the two with the rule on and
-off.
+count per class), and may give the photo's `width` and `height`, so a test can say what a rule of the joining
+mends by comparing the two with the rule on and off.
 """
 
 import json

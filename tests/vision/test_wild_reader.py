@@ -441,7 +441,8 @@ def test_train_wilds_trains_on_from_given_weights_and_keeps_their_width(remaster
     assert net_width(load_wild_reader(on, "ranks").net) == 1  # the start's width, not the rank reader's 2
 
     def apart(a, b) -> float:
-        return max(float((a[k] - b[k]).detach().abs().max()) for k in a)  # learnt weights (not the norms' running means)
+        # learnt weights (not the norms' running means)
+        return max(float((a[k] - b[k]).detach().abs().max()) for k in a)
 
     assert apart(weights[0], weights[1]) < 0.01 < apart(weights[0], weights[2])  # a tiny rate stays near its start
     assert torch.load(on, weights_only=True)["facts"]["start"] == str(first)
