@@ -7,8 +7,8 @@ is still one card."""
 from collections import Counter
 
 import pytest
-from cached_photos import miscounted, photo_file
-from synth_cards import card_corners
+from cached_photos import boxes, miscounted, photo_file
+from synth_cards import card_corners, shrunk
 
 from handfoot.photo_round import TABLE
 from vision.corners import JoinConfig, join_corners
@@ -16,12 +16,6 @@ from vision.detection import Detection
 
 PHOTO = "uneven_column_photo.json"
 NARROW = JoinConfig(uneven_step=(0.8, 1.25))  # steps as even as a column's before the fifty-eighth session
-
-
-def _shrunk(det: Detection, share: float) -> Detection:
-    cx, cy = det.center
-    w, h = (det.box[2] - det.box[0]) * share / 2, (det.box[3] - det.box[1]) * share / 2
-    return Detection(det.cls, det.conf, (cx - w, cy - h, cx + w, cy + h))
 
 
 def uneven_column(cls: str, n: int, x: float, steps: tuple[float, ...], share: float = 0.6) -> list[Detection]:
@@ -32,7 +26,7 @@ def uneven_column(cls: str, n: int, x: float, steps: tuple[float, ...], share: f
     y = 100.0
     for k in range(n):
         which = "both" if k == n - 1 else "tl"
-        dets += [_shrunk(d, share) for d in card_corners(cls, x + 6.0 * k, y, which=which)]
+        dets += [shrunk(d, share) for d in card_corners(cls, x + 6.0 * k, y, which=which)]
         y += steps[k % len(steps)]
     return dets
 
@@ -48,8 +42,7 @@ def test_a_column_of_uneven_steps_keeps_every_card(steps):
 def test_held_out_photo_of_uneven_columns_counts_its_cards():
     photo = photo_file(PHOTO)
     assert miscounted(TABLE, photo) == {}
-    found = Counter(c.cls for c in join_corners([Detection(d["cls"], d["conf"], tuple(d["box"]))
-                                                 for d in photo["detections"]], NARROW))
+    found = Counter(c.cls for c in join_corners(boxes(photo), NARROW))
     assert found["8"] == photo["cards"]["8"] - 1  # two 8s of the top column, a step apart, taken for one card
 
 

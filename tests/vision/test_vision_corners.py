@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from synth_cards import CARD_H, CARD_W, card_corners, column, turned_column
+from synth_cards import CARD_H, CARD_W, card_corners, column, shrunk, turned_column
 
 from vision.corners import HAND_PHOTO, JoinConfig, dedupe, join_corners
 from vision.detection import Detection
@@ -259,14 +259,8 @@ def test_small_index_deck_whole_card_is_one_card():
     # decks with small indices: the corners lie 7-11 index sizes apart
     for scale in (0.55, 0.45):
         tl, br = card_corners("K", 400, 400, scale=4.0)
-        small = [Detection(d.cls, d.conf, _shrink(d.box, scale)) for d in (tl, br)]
+        small = [shrunk(d, scale) for d in (tl, br)]
         assert len(join_corners(small)) == 1
-
-
-def _shrink(box, k):
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    w, h = (box[2] - box[0]) * k / 2, (box[3] - box[1]) * k / 2
-    return (cx - w, cy - h, cx + w, cy + h)
 
 
 def _mark(det: Detection, width: float, height: float) -> Detection:
@@ -309,7 +303,7 @@ def test_large_index_deck_whole_cards_are_one_card_each():
     # decks with large indices (ornamental): the corners lie 1.7-1.9 index sizes apart (1.86 here)
     dets = []
     for k, cls in enumerate(("K", "7", "Q")):
-        dets += [Detection(d.cls, d.conf, _shrink(d.box, 2.1)) for d in card_corners(cls, 300 + k * 250, 400, scale=3.0)]
+        dets += [shrunk(d, 2.1) for d in card_corners(cls, 300 + k * 250, 400, scale=3.0)]
     cards = join_corners(dets)
     assert counts(cards) == Counter({"K": 1, "7": 1, "Q": 1})
     assert all(len(c.corners) == 2 for c in cards)
@@ -836,7 +830,7 @@ def _small_index_column(cls: str, n: int, x: float, rng: random.Random, *, step:
     for k in range(n):
         cx, cy = x + k * drift + rng.uniform(-jitter, jitter), 100 + k * step + rng.uniform(-jitter, jitter)
         which = "both" if k == n - 1 else "tl"
-        dets += [Detection(d.cls, d.conf, _shrink(d.box, index_share)) for d in card_corners(cls, cx, cy, which=which)]
+        dets += [shrunk(d, index_share) for d in card_corners(cls, cx, cy, which=which)]
     return dets
 
 
@@ -862,7 +856,7 @@ def test_a_deck_whose_digits_print_smaller_than_its_other_indices_joins_both(mel
     dets: list[Detection] = []
     for m, ranks in enumerate(melds):
         share = 0.45 if ranks[0] in ("4", "6", "9") else 1.0
-        dets += [Detection(d.cls, d.conf, _shrink(d.box, share)) for d in column(ranks, 100 + m * (CARD_W + 12), 100)]
+        dets += [shrunk(d, share) for d in column(ranks, 100 + m * (CARD_W + 12), 100)]
     truth = Counter(r for ranks in melds for r in ranks)
     assert counts(join_corners(dets)) == truth
     assert counts(join_corners(dets, JoinConfig(mode_gap=1.0))) != truth
