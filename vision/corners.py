@@ -156,6 +156,9 @@ class JoinConfig:
     # photo's joined cards give diagonals to check the pair against (`_unlike_neighbours`): the wilds ending
     # neighbouring melds lie in a row, each card's two corners one step of it
     chain_degrees: float = 15.0  # how straight three fanned indices must lie
+    covered_chain_degrees: float = 20.0  # ... for a wild covered inside its column (`_covered_wilds`): a column
+    # laid by hand bends (a WILD50 between two 5s, their line bent 17.5 degrees at it, was joined to the next
+    # column's WILD50 as one card: held-out round 29 side 1; 25 broke 2 true-box sides)
     chain_reach: float = 2.1  # index sizes: the next card of a fan has its index closer than this
     even_steps: float = 1.2  # a fanned wild's steps to the cards before and after it differ by at most this factor
     step_length: tuple[float, float] = (0.5, 1.6)  # a fan's next step, as a share of the step a-b
@@ -960,7 +963,8 @@ def _candidate_pairs(
     wild_step_below = cfg.column_wild_share * min(expected)  # a pair shorter than this may be a column's steps
     middles = _fan_middles(dets, cfg)
     axes = _local_axes(dets, middles, cfg)
-    covered = set() if cfg.hand_fans else _covered_wilds(dets, middles, cfg)
+    covered = set() if cfg.hand_fans else _covered_wilds(
+        dets, _fan_middles(dets, replace(cfg, chain_degrees=cfg.covered_chain_degrees)), cfg)
     for i, a in enumerate(dets):
         if i in covered:
             continue

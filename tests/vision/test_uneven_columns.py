@@ -15,7 +15,8 @@ from vision.corners import JoinConfig, join_corners
 from vision.detection import Detection
 
 PHOTO = "uneven_column_photo.json"
-NARROW = JoinConfig(uneven_step=(0.8, 1.25))  # steps as even as a column's before the fifty-eighth session
+NARROW = JoinConfig(uneven_step=(0.8, 1.25), covered_chain_degrees=15.0)  # steps as even as a column's
+# before the fifty-eighth session (and a covered wild's column as straight as before the fifty-ninth)
 
 
 def uneven_column(cls: str, n: int, x: float, steps: tuple[float, ...], share: float = 0.6) -> list[Detection]:
