@@ -158,7 +158,7 @@ class JoinConfig:
     chain_degrees: float = 15.0  # how straight three fanned indices must lie
     covered_chain_degrees: float = 20.0  # ... for a wild covered inside its column (`_covered_wilds`): a column
     # laid by hand bends (a WILD50 between two 5s, their line bent 17.5 degrees at it, was joined to the next
-    # column's WILD50 as one card: held-out round 29 side 1; 25 broke 2 true-box sides)
+    # column's WILD50 as one card: held-out round 29 side 1; 22 and 25 broke a true-box side of dev13)
     chain_reach: float = 2.1  # index sizes: the next card of a fan has its index closer than this
     even_steps: float = 1.2  # a fanned wild's steps to the cards before and after it differ by at most this factor
     step_length: tuple[float, float] = (0.5, 1.6)  # a fan's next step, as a share of the step a-b
