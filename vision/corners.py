@@ -578,18 +578,25 @@ def _fan_middles(dets: list[Detection], cfg: JoinConfig) -> dict[int, float]:
         if a.cls == BACK:
             continue
         near = _chain_steps(dets, i, cfg)
-        if len(near) < 2:
-            continue
-        (d1, x1, y1, _), (d2, x2, y2, _) = near[:2]
-        cos = (x1 * x2 + y1 * y2) / (d1 * d2)
-        if cos <= -math.cos(math.radians(cfg.chain_degrees)):
+        if _in_line(near, cfg.chain_degrees):
+            (_, x1, y1, _), (_, x2, y2, _) = near[:2]
             out[i] = math.atan2(y1 - y2, x1 - x2)
     return out
 
 
-def _covered_wilds(dets: list[Detection], middles: dict[int, float], cfg: JoinConfig) -> set[int]:
+def _in_line(near: list[tuple[float, float, float, int]], degrees: float) -> bool:
+    """Whether an index's two nearest neighbours (`_chain_steps`) lie on opposite sides of it, within `degrees`
+    of one straight line."""
+    if len(near) < 2:
+        return False
+    (d1, x1, y1, _), (d2, x2, y2, _) = near[:2]
+    return (x1 * x2 + y1 * y2) / (d1 * d2) <= -math.cos(math.radians(degrees))
+
+
+def _covered_wilds(dets: list[Detection], cfg: JoinConfig) -> set[int]:
     """Wilds in the middle of a meld's column, even steps before and after them: the next card of
-    the column lies over their far corner, so they join no other index (on a table).
+    the column lies over their far corner, so they join no other index (on a table). The column may bend
+    there by up to `covered_chain_degrees` (a column laid by hand).
 
     Two wilds of neighbouring columns often lie about a card's diagonal apart;
     one of them fanned inside its column cannot be a whole card. Uneven steps
@@ -599,13 +606,17 @@ def _covered_wilds(dets: list[Detection], middles: dict[int, float], cfg: JoinCo
     cards are of one deck.
     """
     out = set()
-    for i in middles:
-        if dets[i].cls in WANDERING:
-            (d1, _, _, k1), (d2, _, _, k2) = _chain_steps(dets, i, cfg)[:2]
-            before, after = dets[k1], dets[k2]
-            if (d2 <= cfg.even_steps * d1 and FREE_SHAPE.isdisjoint((before.cls, after.cls))
-                    and _alike(before, after, after)):
-                out.add(i)
+    for i, wild in enumerate(dets):
+        if wild.cls not in WANDERING:
+            continue
+        near = _chain_steps(dets, i, cfg)
+        if not _in_line(near, cfg.covered_chain_degrees):
+            continue
+        (d1, _, _, k1), (d2, _, _, k2) = near[:2]
+        before, after = dets[k1], dets[k2]
+        if (d2 <= cfg.even_steps * d1 and FREE_SHAPE.isdisjoint((before.cls, after.cls))
+                and _alike(before, after, after)):
+            out.add(i)
     return out
 
 
@@ -963,8 +974,7 @@ def _candidate_pairs(
     wild_step_below = cfg.column_wild_share * min(expected)  # a pair shorter than this may be a column's steps
     middles = _fan_middles(dets, cfg)
     axes = _local_axes(dets, middles, cfg)
-    covered = set() if cfg.hand_fans else _covered_wilds(
-        dets, _fan_middles(dets, replace(cfg, chain_degrees=cfg.covered_chain_degrees)), cfg)
+    covered = set() if cfg.hand_fans else _covered_wilds(dets, cfg)
     for i, a in enumerate(dets):
         if i in covered:
             continue

@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from cached_photos import boxes, photo_file
 from synth_cards import CARD_H, CARD_W, card_corners, column, shrunk, turned_column
 
 from vision.corners import HAND_PHOTO, JoinConfig, dedupe, join_corners
@@ -792,9 +793,8 @@ def test_a_joker_mark_a_diagonal_beyond_a_row_of_threes_leaves_its_whole_three_o
 
 
 def test_held_out_photo_of_threes_by_a_joker_counts_its_threes():
-    data = json.loads((Path(__file__).parent / "threes_by_a_joker_photo.json").read_text())
-    dets = [Detection(d["cls"], d["conf"], tuple(d["box"])) for d in data["detections"]]
-    assert counts(join_corners(dets))["3R"] == data["cards"]["3R"]
+    photo = photo_file("threes_by_a_joker_photo.json")
+    assert counts(join_corners(boxes(photo)))["3R"] == photo["cards"]["3R"]
 
 
 # Boxes the shipped model found on generated table photos (development rounds, seed 7), around jokers.

@@ -6,6 +6,8 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
+import cached_photos
+
 from vision.corners import HAND_PHOTO, JoinConfig, join_corners
 from vision.detection import Detection
 
@@ -41,8 +43,7 @@ def test_a_wild_covered_where_its_column_bends_joins_no_other_column():
     # held-out round 29 side 1 (true boxes): a WILD50 covered between two 5s of a column laid by hand, its line
     # bent 17.5 degrees there, lies about a card's diagonal from the next column's WILD50; the two were one card
     # while a covered wild's column had to run within 15 degrees of straight
-    photo = json.loads((HERE / "bent_column_wild_photo.json").read_text())
-    boxes = [Detection(b["cls"], b["conf"], tuple(b["box"])) for b in photo["detections"]]
-    assert Counter(c.cls for c in join_corners(boxes)) == Counter(photo["cards"])
-    straight = Counter(c.cls for c in join_corners(boxes, JoinConfig(covered_chain_degrees=15.0)))
+    photo = cached_photos.photo_file("bent_column_wild_photo.json")
+    assert Counter(c.cls for c in join_corners(cached_photos.boxes(photo))) == Counter(photo["cards"])
+    straight = Counter(c.cls for c in join_corners(cached_photos.boxes(photo), JoinConfig(covered_chain_degrees=15.0)))
     assert Counter(photo["cards"]) - straight == Counter({"WILD50": 1})
