@@ -50,6 +50,8 @@ class LayoutConfig:
     wild_across: float = 1.6  # a wild's index at most this far from a column's line
     wild_along: float = 5.0  # ... and at most this far beyond the column's ends
     along_weight: float = 0.25  # how much distance along a column counts in choosing
+    whole_inside: float = 1.0  # a whole wild's corner this far or more inside another column's run of indices
+    # (both ends) does not place it there while its other corner fits a column (0: off)
     stray_across: float = 1.0  # a natural this near another rank's column line lies in it ...
     stray_along: float = 3.0  # ... when no further than this beyond the column's ends
     stray_max: int = 2  # at most this many cards of one rank are read as a column's rank
@@ -281,10 +283,21 @@ def _reread_strays(
     return out
 
 
-def _wild_cost(wild: Card, col: _Column, frame: Frame, size: float, cfg: LayoutConfig) -> float | None:
+def _deep_inside(along: float, col: _Column, size: float, cfg: LayoutConfig) -> bool:
+    """Whether a point `along` the column lies inside its run of indices, `whole_inside` sizes from both ends."""
+    reach = cfg.whole_inside * size
+    return col.along_min + reach < along < col.along_max - reach
+
+
+def _wild_cost(wild: Card, col: _Column, frame: Frame, size: float, cfg: LayoutConfig,
+               ends_only: bool = False) -> float | None:
+    """How well the wild fits the column (its best corner; None: not at all). With `ends_only`, a corner
+    deep inside the column's run of indices (`_deep_inside`) does not count."""
     best: float | None = None
     for d in wild.corners:
         across, along = frame.axes(d)
+        if ends_only and _deep_inside(along, col, size, cfg):
+            continue
         # fanned indices line up by their edge (a wide "WILD" index and a
         # narrow "7" start at the same card margin): compare centres and edges
         line = col.across_at(along)
@@ -311,17 +324,26 @@ def _place_wilds(
 
     A placed wild lengthens its column, so a run of wilds at a column's end
     (2, JOKER, 2 after the last natural) belongs to it however long the run.
+    A wild showing both corners is the last card of its column: the next
+    card of a column covers a card's far corner. So its far corner, a card's
+    diagonal off, may lie among the indices of a neighbouring column (a 2
+    ending a column of 6s, its far corner between two 8s of the next
+    column), and it is placed first by its corners that lie deep inside no
+    column's run (`LayoutConfig.whole_inside`), by any where none of those fits.
     Columns are changed in place (their ends).
     """
     placed: list[tuple[Card, int]] = []
     left = list(wilds)
     while left:
-        fits = [
-            (cost, w, c)
-            for w, wild in enumerate(left)
-            for c, col in enumerate(columns)
-            if (cost := _wild_cost(wild, col, frame, size, cfg)) is not None
-        ]
+        fits = []
+        for w, wild in enumerate(left):
+            # a whole wild is the last card of its column: first by a corner that is not deep inside one
+            for ends_only in ((True, False) if len(wild.corners) > 1 and cfg.whole_inside > 0 else (False,)):
+                mine = [(cost, w, c) for c, col in enumerate(columns)
+                        if (cost := _wild_cost(wild, col, frame, size, cfg, ends_only)) is not None]
+                if mine:
+                    fits += mine
+                    break
         if not fits:
             break
         _, w, c = min(fits)

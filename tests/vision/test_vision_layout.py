@@ -137,6 +137,35 @@ def test_a_run_of_wilds_at_a_column_end_all_go_to_that_column():
     assert lay.unplaced == []
 
 
+def covered(dets: list[Detection]) -> list[Card]:
+    """Each detection a card of its own (cards covered but for one corner)."""
+    return [Card(d.cls, d.conf, (d,)) for d in dets]
+
+
+def test_a_whole_wild_ending_a_column_stays_there_when_its_far_corner_lies_amid_the_next_column():
+    # held-out round 171 side 3: a 2 ends a column of 6s; the next column of 8s lies so close that the 2's
+    # far corner falls between two 8s, on their line, nearer it than the 2's own corner is to the 6s
+    sixes = covered(column(["6", "6"], 100, 100, last_both=False))
+    eights = covered(column(["8"] * 5, 149, 116, step=40, last_both=False))
+    two = card_corners("2", 100, 152)
+    assert min(abs(two[1].center[1] - e.corners[0].center[1]) for e in eights) < 20  # amid the 8s
+    cards = sixes + eights + [Card("2", 0.9, tuple(two))]
+    assert melds_of(layout_table(cards, STANDARD_WILDS)) == [Counter({"6": 2, "2": 1}), Counter({"8": 5})]
+    # placed by its best corner alone, as before, it joined the 8s
+    before = layout_table(cards, STANDARD_WILDS, config=LayoutConfig(whole_inside=0))
+    assert melds_of(before) == [Counter({"6": 2}), Counter({"8": 5, "2": 1})]
+
+
+def test_a_wild_with_every_corner_inside_columns_is_still_placed():
+    # two covered 2s of neighbouring columns joined as one card by mistake: not lost, placed by its best corner
+    sixes = covered(column(["6", "6", "6", "6"], 100, 100, last_both=False))
+    eights = covered(column(["8"] * 5, 149, 116, step=40, last_both=False))
+    two = card_corners("2", 100, 152)
+    cards = sixes + eights + [Card("2", 0.9, tuple(two))]
+    lay = layout_table(cards, STANDARD_WILDS)
+    assert lay.unplaced == [] and sum(m["2"] for m in melds_of(lay)) == 1
+
+
 def test_a_misread_natural_inside_another_ranks_column_is_read_as_that_rank_with_a_note():
     cards = table(["8", "8", "6", "8", "2"], ["K", "K", "K"])
     lay = layout_table(cards, STANDARD_WILDS)
