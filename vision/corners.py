@@ -135,6 +135,9 @@ class JoinConfig:
     adapt_min_pairs: int = 2
     mode_gap: float = 1.1  # runs of sorted pair ratios this near each other (factor), longer than the median,
     # are more expected ratios (1: off)
+    short_threes: float = 1.5  # tables: so is a run of threes' pairs this many times shorter than the median, or
+    # more (a second deck printing large indices: kennard-2color-bigface's red 3s at 1.85 beside a small-index
+    # deck's cards at 4.8-4.9, dev11 round 128 side 2; a shorter run of other ranks' pairs is fan steps; 1: off)
     duplicate_iou: float = 0.6  # overlapping boxes of any class are one detection
     nested_joker: float = 0.7  # ... and so are joker boxes this much (of the smaller's area) inside each other
     cross_class_penalty: float = 0.2
@@ -1252,7 +1255,9 @@ def _adapted(
     A deck whose indices differ in size from rank to rank (a small single
     digit, a wide 10, a tall wild) shows several ratios in one photo: each
     run of `adapt_min_pairs` or more alike ratios longer than the median is
-    expected too.
+    expected too, and on a table a run of threes' pairs far shorter than it
+    (`short_threes`: a row of threes is never a fan, so its short pairs are
+    cards of a second deck printing larger indices, not steps).
     """
     sized, first = _first_pass(faces, cfg, twinned)
     ratios = _fixed_ratios(sized, first)
@@ -1266,6 +1271,10 @@ def _adapted(
     # only runs longer than the median: pairs shorter than it are the doubtful ones (fan steps join at short spans)
     modes = _modes(ratios, cfg.mode_gap, cfg.adapt_min_pairs) if cfg.mode_gap > 1.0 else []
     also = [inside(m) for m in modes if m > expected]
+    if cfg.short_threes > 1.0 and not cfg.hand_fans:  # a table's threes lie in a row, never a fan's steps
+        threes = [p.ratio for p in first if sized[p.i].cls in ROWED and sized[p.j].cls in ROWED]
+        also += [inside(m) for m in _modes(threes, cfg.mode_gap, cfg.adapt_min_pairs)
+                 if m * cfg.short_threes < expected]
     wanted = (expected, *also)
     fitting = [p for p in first if _ratio_misfit(p.ratio, wanted) <= cfg.adapted_max_cost]
     diagonals = _diagonals(sized, fitting)
