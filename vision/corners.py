@@ -129,6 +129,10 @@ class JoinConfig:
     adapted_max_cost: float = 0.65  # the same once the photo's own pairs gave the expected ratio
     clear_aspect: float = 1.4  # box h/w (or w/h) from which orientation is trusted
     max_aspect_ratio: float = 1.6  # the two corners of a card are boxes of one shape
+    joker_shapes_found: bool = False  # ... a joker pair's boxes compared as detected, not in the shape each
+    # borrows from the indices nearest it (`_free_sized`; hands: a fan turns the cards near a joker's two corners
+    # unlike each other, one near its rim and one near its hub; tables keep the borrowed shapes, which broke a
+    # held-out true-box side and a dev11 cached one there)
     joker_direction: bool = True  # a joker pair's line must suit its boxes' shape too (hands: not; a joker's
     # word runs down or across its card as the deck prints it, and a hand fans its cards every way)
     adapt: bool = True  # re-estimate diagonal_ratio from this photo's pairs
@@ -221,7 +225,8 @@ class JoinConfig:
 # The tolerances for a photo of hands (leftover cards). A fan turns its cards every way, and an index box
 # stays taller than wide until its card is turned 30-40 degrees, by when its diagonal runs the other way:
 # in a hand only a box with one side at least twice the other tells how its card is turned.
-HAND_PHOTO = JoinConfig(hand_fans=True, joker_direction=False, clear_aspect=2.0, steady_share=0.8)
+HAND_PHOTO = JoinConfig(hand_fans=True, joker_direction=False, clear_aspect=2.0, steady_share=0.8,
+                        joker_shapes_found=True)
 
 
 def dedupe(detections: list[Detection], iou: float = 0.6, nested: float = 0.7) -> list[Detection]:
@@ -998,7 +1003,8 @@ def _candidate_pairs(
             ratio = dist / size
             if not cfg.min_ratio <= ratio <= cfg.max_ratio:
                 continue
-            ra, rb = _aspect(a), _aspect(b)
+            shaped = (raw[i], raw[j]) if cfg.joker_shapes_found and a.cls in FREE_SHAPE and b.cls in FREE_SHAPE else (a, b)
+            ra, rb = _aspect(shaped[0]), _aspect(shaped[1])
             if max(ra, rb) / min(ra, rb) > cfg.max_aspect_ratio:
                 continue
             if (cfg.joker_direction or a.cls not in FREE_SHAPE) and not _direction_ok(a, b, cfg.clear_aspect):

@@ -1,11 +1,13 @@
-"""Two of a photo of hands' joining tolerances, each shown on a hand whose true corner boxes join into its cards
+"""Three of a photo of hands' joining tolerances, each shown on a hand whose true corner boxes join into its cards
 with it and count a card twice without it:
 
 - only a box with one side at least twice the other tells how its card is turned (`clear_aspect` 2.0): a fan
   turns its cards every way, and an index box stays taller than wide until its card is turned 30-40 degrees;
 - a pair's cost limit reaches down to a very large index's span (`max_cost` 1.03, 1.5 index sizes): a deck with
   very large indices (ornamental) has its corners 1.5-1.9 index sizes apart, and a hand seldom has the pairs to
-  set its own expected span (a photo that has them may go lower, to `min_ratio` 1.4).
+  set its own expected span (a photo that has them may go lower, to `min_ratio` 1.4);
+- a joker pair's boxes are compared in shape as detected (`joker_shapes_found`): each joker box borrows the shape
+  of the indices nearest it, and a fan turns the cards near its rim unlike those near its hub.
 """
 
 import json
@@ -29,6 +31,9 @@ HERE = Path(__file__).parent
     # held-out round 174 side 2: an ornamental king's corners 1.51 index sizes apart; a limit of 1.0 (1.55 and up)
     # split it
     ("large_index_hand_photo.json", {"max_cost": 1.0}, "K"),
+    # dev13 round 20 side 2: an anglo-modern joker's corner near the fan's rim borrowed a box 1.5 times as tall as
+    # wide, and its corner near the hub one 1.7 times as wide as tall, from the cards around each
+    ("fanned_hand_joker_photo.json", {"joker_shapes_found": False}, "JOKER"),
 ])
 def test_a_hands_cards_join_whole_and_the_old_tolerance_counts_one_twice(fixture, old, twice):
     photo = json.loads((HERE / fixture).read_text())

@@ -1,6 +1,8 @@
 """A row of red 3s of a deck printing large indices beside another deck's melds: the threes' own short span is
 expected too (`JoinConfig.short_threes`), so each 3 is one card, not two."""
 
+from dataclasses import replace
+
 from cached_photos import boxes, miscounted, photo_file
 
 from handfoot.photo_round import TABLE
@@ -38,5 +40,4 @@ def test_a_row_of_large_threes_on_a_table_is_one_card_each():
 def test_threes_in_a_hand_expect_no_shorter_span():
     # a hand fans its threes: their short pairs there may be fan steps, so hands keep the photo's one ratio
     dets = large_threes_table()
-    assert corners_per_three(dets, HAND_PHOTO) == corners_per_three(dets, JoinConfig(
-        hand_fans=True, joker_direction=False, clear_aspect=2.0, steady_share=0.8, short_threes=1.0))
+    assert corners_per_three(dets, HAND_PHOTO) == corners_per_three(dets, replace(HAND_PHOTO, short_threes=1.0))
