@@ -1006,8 +1006,8 @@ def _candidate_pairs(
             ratio = dist / size
             if not cfg.min_ratio <= ratio <= cfg.max_ratio:
                 continue
-            shaped = (raw[i], raw[j]) if cfg.joker_shapes_found and a.cls in FREE_SHAPE and b.cls in FREE_SHAPE else (a, b)
-            ra, rb = _aspect(shaped[0]), _aspect(shaped[1])
+            as_found = cfg.joker_shapes_found and a.cls in FREE_SHAPE and b.cls in FREE_SHAPE
+            ra, rb = (_aspect(raw[i]), _aspect(raw[j])) if as_found else (_aspect(a), _aspect(b))
             if max(ra, rb) / min(ra, rb) > cfg.max_aspect_ratio:
                 continue
             if (cfg.joker_direction or a.cls not in FREE_SHAPE) and not _direction_ok(a, b, cfg.clear_aspect):

@@ -50,8 +50,8 @@ class LayoutConfig:
     wild_across: float = 1.6  # a wild's index at most this far from a column's line
     wild_along: float = 5.0  # ... and at most this far beyond the column's ends
     along_weight: float = 0.25  # how much distance along a column counts in choosing
-    whole_inside: float = 1.0  # a whole wild's corner this far or more inside another column's run of indices
-    # (both ends) does not place it there while its other corner fits a column (0: off)
+    whole_inside: float = 1.0  # a whole wild's corner this far or more inside a column's run of indices (from
+    # both ends) does not place it there while another of its corners fits a column (0: off)
     stray_across: float = 1.0  # a natural this near another rank's column line lies in it ...
     stray_along: float = 3.0  # ... when no further than this beyond the column's ends
     stray_max: int = 2  # at most this many cards of one rank are read as a column's rank

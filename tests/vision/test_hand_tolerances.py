@@ -52,7 +52,6 @@ def test_the_cost_limit_reaches_down_to_a_very_large_index_span():
     assert cfg.min_ratio <= shortest <= 1.51  # held-out round 174 side 2's ornamental king: 1.51
 
 
-
 def test_a_joker_lying_across_a_hands_fan_owns_the_stars_at_its_four_corners():
     # held-out round 32 side 2: the fan nearby runs along the hand's other cards, so it put this joker's other two
     # corners a quarter turn off; its four alike stars at a rectangle's corners say how it lies themselves
