@@ -64,7 +64,8 @@ def card_corners(
 
 
 def shrunk(det: Detection, share: float) -> Detection:
-    """The detection with its box scaled by `share` about its centre (a deck printing a smaller index)."""
+    """The detection with its box scaled by `share` about its centre (under 1: a deck printing a smaller index;
+    over 1: a larger one)."""
     cx, cy = det.center
     w, h = (det.box[2] - det.box[0]) * share / 2, (det.box[3] - det.box[1]) * share / 2
     return Detection(det.cls, det.conf, (cx - w, cy - h, cx + w, cy + h))
