@@ -186,6 +186,11 @@ class JoinConfig:
     face_angle: float = 35.0  # degrees between a card's diagonal and its long side (index centres)
     corner_turn: float = 12.0  # degrees a joker's four marks' rectangle may turn from the face so found ...
     corner_min_side: float = 0.3  # ... with each side at least this share of its diagonal
+    # a lone pair of alike marks whose middle is a joker pair's middle, its length this range of shares of the
+    # pair's, is that joker's other two corners seen at a slant (`_slanted_marks`; held-out round 81 side 1)
+    slanted_marks: tuple[float, float] = (0.6, 1.7)
+    slanted_sides: float = 1.2  # ... the four's longest side at least this many times its shortest (`dev11` round 121
+    # side 3: two stacked jokers' top edges, a square)
     four_marks_chain: bool = True  # a joker's four marks with a side one step of a chain of indices are two
     # fanned jokers' edges (`_side_in_a_chain`)
     four_marks_bonus: float = 0.5  # taken off the cost of a joker pair whose other two corners hold its marks
@@ -853,7 +858,8 @@ def _third_corner(p: tuple[float, float], a: Detection, b: Detection, long_dir: 
 
 
 def _own_marks(raw: list[Detection], dets: list[Detection], i: int, j: int, axis: float | None,
-               cfg: JoinConfig, ratio_misfit: float | None = None) -> frozenset[int]:
+               cfg: JoinConfig, ratio_misfit: float | None = None, lone: frozenset[int] = frozenset(),
+               ) -> frozenset[int]:
     """For a pair of joker corners i-j, the ids (in `dets`) of the other joker boxes on its face
     that are marks of that card's own, not the corner of a joker lying on top of it.
 
@@ -870,6 +876,11 @@ def _own_marks(raw: list[Detection], dets: list[Detection], i: int, j: int, axis
     a whole card of a deck printing every index four times. (Not wilds,
     whose neighbouring melds' copies lie about as far apart, nor threes,
     laid side by side in rows.)
+
+    Boxes whose ids are in `lone` (joined to no card) may also be a joker's
+    other two corners where the photo's slant makes its face no rectangle
+    (`_slanted_marks`); then the lone boxes unlike them inside that
+    parallelogram (its figure) are its own too.
     """
     a, b = dets[i], dets[j]
     free = a.cls in FREE_SHAPE and b.cls in FREE_SHAPE
@@ -885,7 +896,9 @@ def _own_marks(raw: list[Detection], dets: list[Detection], i: int, j: int, axis
     reach = cfg.step_tolerance * size
     margin = (cfg.face_margin * size, cfg.face_margin_across * (_width(a) + _width(b)) / 2.0)
     out = set()
-    corners, thirds = [], []  # alike marks where the face angle puts the other corners; others on a rectangle
+    corners, thirds, slanted = [], [], []  # alike marks where the face angle puts the other corners; others on a
+    # rectangle; lone others anywhere
+    loose = []  # lone marks unlike the corners outside the face as a rectangle
     for k, d in enumerate(dets):
         if k in (i, j) or (d.cls not in FREE_SHAPE if free else d.cls != a.cls):
             continue
@@ -895,14 +908,60 @@ def _own_marks(raw: list[Detection], dets: list[Detection], i: int, j: int, axis
                     corners.append(d)
             elif free and any(_third_corner(d.center, a, b, f, reach, cfg) for f in frames):
                 thirds.append(d)
+            elif free and id(d) in lone:
+                slanted.append(d)
         elif free and any(_inside_face(d.center, a, b, f, margin) for f in frames):
             out.add(id(d))
+        elif free and id(d) in lone:
+            loose.append(d)
     out.update(id(d) for d in corners)
     mid = _middle(a.center, b.center)
     for c in thirds:  # counts only with a fourth mark across the middle from it
         if any(math.dist(_middle(c.center, d.center), mid) <= reach for d in corners + thirds if d is not c):
             out.add(id(c))
+    lone_thirds = [d for d in thirds if id(d) in lone]  # one corner of a slanted face may lie near the circle
+    slant = _slanted_marks(a, b, lone_thirds + slanted, dets, axis, reach, cfg)
+    if slant:
+        face = (a.center, slant[0].center, b.center, slant[1].center)  # round the parallelogram
+        out.update(id(d) for d in slant + [e for e in loose if _in_quadrilateral(e.center, face)])
     return frozenset(out)
+
+
+def _in_quadrilateral(p: tuple[float, float], quad: tuple[tuple[float, float], ...]) -> bool:
+    """Whether p lies inside the convex quadrilateral `quad` (its corners in order round it, either way)."""
+    turns = [(q[0] - o[0]) * (p[1] - o[1]) - (q[1] - o[1]) * (p[0] - o[0]) for o, q in zip(quad, quad[1:] + quad[:1])]
+    return all(t > 0 for t in turns) or all(t < 0 for t in turns)
+
+
+def _slanted_marks(a: Detection, b: Detection, marks: list[Detection], dets: list[Detection], axis: float | None,
+                   reach: float, cfg: JoinConfig) -> list[Detection]:
+    """The two of `marks` that are the other corners of a joker with corners a and b seen at a slant, if any.
+
+    A photo taken at a slant draws a card's face as a parallelogram, so its
+    four-mark joker's other two corners lie on no rectangle over a-b, but
+    their middle is still a-b's middle, their distance within
+    `slanted_marks` shares of a-b's, and each side of the four at least
+    `corner_min_side` of a-b. Two jokers' edges can lie so too: two stacked
+    in a column show the marks of their top edges as a square (so the four's
+    sides must differ by `slanted_sides`), and two fanned ones a side that is
+    a step of a chain of indices (`_side_in_a_chain`).
+    """
+    low, high = cfg.slanted_marks
+    mid = _middle(a.center, b.center)
+    diagonal = math.dist(a.center, b.center)
+    for n, c in enumerate(marks):
+        for d in marks[n + 1:]:
+            if math.dist(_middle(c.center, d.center), mid) > reach:
+                continue
+            if not low <= math.dist(c.center, d.center) / diagonal <= high:
+                continue
+            sides = [math.dist(p.center, q.center) for p, q in ((a, c), (c, b), (b, d), (d, a))]
+            if min(sides) < cfg.corner_min_side * diagonal or max(sides) < cfg.slanted_sides * min(sides):
+                continue
+            if axis is not None and _side_in_a_chain((a, c, b, d), dets, axis, reach, cfg):
+                continue
+            return [c, d]
+    return []
 
 
 def _four_marks(raw: list[Detection], dets: list[Detection], i: int, j: int, own: frozenset[int],
@@ -1311,7 +1370,8 @@ def _face_marks(
     for n, p in enumerate(chosen):
         if not lone:
             break
-        own = _own_marks(faces, sized, p.i, p.j, _pair_axis(axes, p.i, p.j, cfg), cfg, _ratio_misfit(p.ratio, expected))
+        own = _own_marks(faces, sized, p.i, p.j, _pair_axis(axes, p.i, p.j, cfg), cfg, _ratio_misfit(p.ratio, expected),
+                         frozenset(id(sized[k]) for k in lone))
         mine = [k for k in lone if id(sized[k]) in own]
         if mine:
             marks[n] = mine
