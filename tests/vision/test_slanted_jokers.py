@@ -1,5 +1,6 @@
-"""A joker printing a mark in all four corners, photographed at a slant: its face is a parallelogram, not a
-rectangle, so its other two marks are found by their middle (`JoinConfig.slanted_marks`), and it is one card."""
+"""Jokers printing a mark in all four corners. Photographed at a slant, one's face is a parallelogram, not a
+rectangle, so its other two marks are found by their middle (`JoinConfig.slanted_marks`), and it is one card. Four
+marks making a square are two jokers' edges, side by side or stacked, never one joker (`JoinConfig.joker_face_sides`)."""
 
 from collections import Counter
 
@@ -49,22 +50,31 @@ def test_a_box_inside_a_slanted_jokers_face_only_is_its_own():
 
 def test_two_stacked_jokers_top_edges_are_not_one_slanted_joker():
     # two jokers in a column, the lower one step on, each showing the two marks of its top edge: the four lie
-    # as a square, which a joker's face seen at a slant is not (`slanted_sides`)
+    # as a square, which a joker's face seen at a slant is not (`joker_face_sides`)
     stacked = [d for y in (300, 390) for d in card_corners("JOKER", 300, y, scale=2.0, which="top")]
     stacked += card_corners("8", 300, 480, scale=2.0)
     assert len(jokers(stacked + naturals())) >= 2
-    assert len(jokers(stacked + naturals(), JoinConfig(slanted_sides=1.0))) == 1
+    assert len(jokers(stacked + naturals(), JoinConfig(joker_face_sides=1.0))) == 1
+
+
+def jokers_held_whole(photo: dict, config: JoinConfig | None = None, least: int = 2) -> int:
+    """How many of the photo's true jokers showing `least` boxes or more come out as one card holding all of them."""
+    held = [sorted(d.box for d in c.corners + c.marks) for c in jokers(boxes(photo), config)]
+    return sum(sorted(tuple(b) for b in marks) in held for marks in photo["jokers"] if len(marks) >= least)
 
 
 def test_held_out_slanted_jokers_are_one_card_each():
     photo = photo_file("slanted_jokers_photo.json")
+    assert sum(len(marks) == 4 for marks in photo["jokers"]) == 4
+    assert jokers_held_whole(photo, least=4) == 4
+    assert jokers_held_whole(photo, OFF, least=4) < 4
     dets = boxes(photo)
-
-    def whole(config: JoinConfig | None = None) -> int:
-        held = [sorted(tuple(d.box) for d in c.corners + c.marks) for c in jokers(dets, config)]
-        return sum(sorted(tuple(b) for b in marks) in held for marks in photo["whole_jokers"])
-
-    assert len(photo["whole_jokers"]) == 4
-    assert whole() == 4
-    assert whole(OFF) < 4
     assert Counter(c.cls for c in join_corners(dets))["JOKER"] < Counter(c.cls for c in join_corners(dets, OFF))["JOKER"]
+
+
+def test_held_out_jokers_covered_side_by_side_are_not_one_whole_joker():
+    # three jokers, each covered but for its top edge's two marks; two of them lie side by side in neighbouring
+    # columns, and their four marks make a square: one joker's diagonal, were they one card
+    photo = photo_file("side_by_side_jokers_photo.json")
+    assert jokers_held_whole(photo) == len(photo["jokers"]) == 3
+    assert jokers_held_whole(photo, JoinConfig(joker_face_sides=1.0)) == 1
