@@ -939,6 +939,19 @@ def _square(a: Detection, c: Detection, b: Detection, d: Detection, cfg: JoinCon
     return max(sides) < cfg.joker_face_sides * min(sides)
 
 
+def _slanted_on_face(raw: list[Detection], dets: list[Detection], i: int, j: int, own: frozenset[int],
+                     axis: float | None, cfg: JoinConfig) -> frozenset[int]:
+    """For a pair of joker corners i-j, the ids of two other boxes like them (not already in `own`) that are its
+    other two corners seen at a slant (`_slanted_marks`); empty for a pair of another class."""
+    a, b = dets[i], dets[j]
+    if a.cls not in FREE_SHAPE or b.cls not in FREE_SHAPE:
+        return frozenset()
+    alike = [d for k, d in enumerate(dets) if k not in (i, j) and d.cls in FREE_SHAPE and id(d) not in own
+             and _alike(raw[k], raw[i], raw[j], MARK_LIKENESS)]
+    reach = cfg.step_tolerance * (a.size + b.size) / 2.0
+    return frozenset(id(d) for d in _slanted_marks(a, b, alike, dets, axis, reach, cfg))
+
+
 def _in_quadrilateral(p: tuple[float, float], quad: tuple[tuple[float, float], ...]) -> bool:
     """Whether p lies inside the convex quadrilateral `quad` (its corners in order round it, either way)."""
     turns = [(q[0] - o[0]) * (p[1] - o[1]) - (q[1] - o[1]) * (p[0] - o[0]) for o, q in zip(quad, quad[1:] + quad[:1])]
@@ -1111,7 +1124,9 @@ def _candidate_pairs(
                 continue  # a step of a meld's column: its rank goes on one more even step
             if diagonals and not cfg.hand_fans and _unlike_neighbours(a, b, ratio, diagonals, cfg):
                 continue
-            if not _index_on_face(a, b, dets, axis, cfg, own):
+            # a joker's other two marks seen at a slant lie on its face but keep no pair apart (held-out round 104
+            # side 3); they are taken as its own only where lone once the pairs are chosen (`_face_marks`)
+            if not _index_on_face(a, b, dets, axis, cfg, own | _slanted_on_face(raw, dets, i, j, own, axis, cfg)):
                 if corners:  # all four marks of a joker that prints them so: nothing fits better
                     pairs.append(_Pair(cost - cfg.four_marks_bonus, ratio, i, j, corners))
                 else:
