@@ -178,6 +178,8 @@ class JoinConfig:
     # card, held-out round 92 side 1); for every pair it split whole cards laid in a square (the top-left card's
     # index 1.32 diagonals on from the bottom-right card's pair, 2 edje-rank photos), and 1.5 took a whole SOCK
     # for two (held-out round 170 side 1)
+    column_wild_turn: float = 20.0  # ... and a wild's index there this straight on: its box (a W over its value) is
+    # larger than the naturals', so its centre strays further off their line (`dev11` round 132 side 1: 18.6 degrees)
     column_wild_share: float = 0.7  # ... and so is a pair shorter than this share of the photo's shortest expected
     # ratio with a wild's index there (a column's last two naturals above its wilds; 0: off)
     hand_fans: bool = False  # a photo of hands (leftover cards): chains of equal steps are fans
@@ -380,8 +382,8 @@ def _next_step(a: Detection, b: Detection, others: list[Detection], cfg: JoinCon
     of about equal steps along a line or an arc. With `same_rank`, only an
     index of a's or b's class counts (a meld's column), within `column_turn` degrees, one step of
     `column_step`; where a-b is `short` (far shorter than a card's diagonal) the step may be less even
-    (`uneven_step`), and a wild's index counts too (wilds lie in the column of their meld: a column's last two
-    naturals above its wilds).
+    (`uneven_step`), and a wild's index counts too, within `column_wild_turn` degrees (wilds lie in the column
+    of their meld: a column's last two naturals above its wilds).
     """
     vx, vy = b.center[0] - a.center[0], b.center[1] - a.center[1]
     length = math.hypot(vx, vy)
@@ -398,7 +400,8 @@ def _next_step(a: Detection, b: Detection, others: list[Detection], cfg: JoinCon
         if not lo * length <= step <= hi * length:
             continue
         cos = (vx * wx + vy * wy) / (length * step)
-        if cos >= math.cos(math.radians(turn)):
+        wild = short and d.cls in WANDERING and d.cls not in (a.cls, b.cls)
+        if cos >= math.cos(math.radians(cfg.column_wild_turn if wild else turn)):
             return True
     return False
 
