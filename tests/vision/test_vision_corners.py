@@ -13,6 +13,7 @@ import pytest
 from cached_photos import boxes, photo_file
 from synth_cards import CARD_H, CARD_W, card_corners, column, index_box, shrunk, turned_column
 
+from vision import corners
 from vision.corners import HAND_PHOTO, JoinConfig, dedupe, join_corners
 from vision.detection import Detection
 from vision.small_jokers import drop_small_jokers
@@ -1013,6 +1014,16 @@ def test_a_wilds_larger_index_a_little_off_the_column_still_makes_its_last_two_n
     photo = photo_file("wild_off_column_photo.json")
     assert counts(join_corners(boxes(photo)))["1"] == photo["cards"]["1"] == 2
     assert counts(join_corners(boxes(photo), JoinConfig(column_wild_turn=15.0)))["1"] == 1
+
+
+def test_a_whole_card_turned_near_a_quarter_is_one_card_where_its_neighbours_diagonals_run_its_way(monkeypatch):
+    # held-out round 195 side 1 (true boxes): its jacks' boxes say "turned a quarter", which puts the diagonal
+    # on the other side of the level, but seen at a slant the whole jack's runs 4 degrees off it, as the
+    # diagonals of the fives joined beside it do
+    photo = photo_file("quarter_turned_jacks_photo.json")
+    assert counts(join_corners(boxes(photo)))["J"] == photo["cards"]["J"] == 3
+    monkeypatch.setattr(corners, "_like_neighbours", lambda *args: False)
+    assert counts(join_corners(boxes(photo)))["J"] == 4
 
 # Decks printing every index in all four corners (dondorf, bonded): a whole card shows four indices, a
 # fanned card the two of its visible edge.
