@@ -49,9 +49,9 @@ def test_a_box_inside_a_slanted_jokers_face_only_is_its_own():
     assert not any(figure in c.marks for c in rule_off)
 
 
-def test_two_stacked_jokers_top_edges_are_not_one_slanted_joker():
+def test_two_stacked_jokers_top_edges_making_a_square_are_not_one_joker():
     # two jokers in a column, the lower one step on, each showing the two marks of its top edge: the four lie
-    # as a square, which a joker's face seen at a slant is not (`joker_face_sides`)
+    # as a square, which no joker's face is (`joker_face_sides`)
     stacked = [d for y in (300, 390) for d in card_corners("JOKER", 300, y, scale=2.0, which="top")]
     stacked += card_corners("8", 300, 480, scale=2.0)
     assert len(jokers(stacked + naturals())) >= 2
