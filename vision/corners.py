@@ -792,8 +792,7 @@ def _unlike_neighbours(a: Detection, b: Detection, ratio: float, diagonals: list
         return False
     mid, span = _span(a, b)
     shape = None if a.cls in FREE_SHAPE else ratio  # a joker mark's size says nothing of its card's
-    others = sorted((d for d in diagonals if math.dist(d[0], mid) > 1e-6 and not (rowed and d[2] in ROWED)
-                     and _same_deck(shape, d[3], cfg)), key=lambda d: math.dist(d[0], mid))  # nearest first
+    others = _nearest_of_deck(mid, shape, [d for d in diagonals if not (rowed and d[2] in ROWED)], cfg)
     near = others[: cfg.diagonal_neighbours]
     if len(near) < 2:
         return False  # one card shows no layout
@@ -828,12 +827,18 @@ def _like_neighbours(a: Detection, b: Detection, ratio: float, diagonals: list[_
     if cfg.diagonal_match is None:
         return False
     mid, span = _span(a, b)
-    others = sorted((d for d in diagonals if math.dist(d[0], mid) > 1e-6 and _same_deck(ratio, d[3], cfg)),
-                    key=lambda d: math.dist(d[0], mid))
-    near = [r for _, r, _, _ in others[: cfg.diagonal_neighbours]]
+    near = [r for _, r, _, _ in _nearest_of_deck(mid, ratio, diagonals, cfg)[: cfg.diagonal_neighbours]]
     if len(near) < 2 or not _laid_alike(near, cfg):
         return False
     return min(_diagonal_off(span, r) for r in near) <= cfg.diagonal_match
+
+
+def _nearest_of_deck(mid: tuple[float, float], ratio: float | None, diagonals: list[_Diagonal],
+                     cfg: JoinConfig) -> list[_Diagonal]:
+    """The joined cards' `diagonals` of the deck of a pair with this diagonal `ratio` (`_same_deck`), nearest
+    its middle `mid` first, the pair itself (a first-pass card at `mid`) left out."""
+    return sorted((d for d in diagonals if math.dist(d[0], mid) > 1e-6 and _same_deck(ratio, d[3], cfg)),
+                  key=lambda d: math.dist(d[0], mid))
 
 
 def _same_deck(ratio: float | None, other: float, cfg: JoinConfig) -> bool:
@@ -952,15 +957,19 @@ def _own_marks(raw: list[Detection], dets: list[Detection], i: int, j: int, axis
     return frozenset(out)
 
 
-def _square(a: Detection, c: Detection, b: Detection, d: Detection, cfg: JoinConfig) -> bool:
-    """Whether four marks (in order round them) make a square: no side `joker_face_sides` times another.
+def _sides(a: Detection, c: Detection, b: Detection, d: Detection) -> list[float]:
+    """The lengths of the four sides of the quadrilateral of these marks' centres (in order round them)."""
+    return [math.dist(p.center, q.center) for p, q in ((a, c), (c, b), (b, d), (d, a))]
+
+
+def _square(sides: list[float], cfg: JoinConfig) -> bool:
+    """Whether four marks with these `_sides` make a square: no side `joker_face_sides` times another.
 
     A joker's face is a card's, so its four marks' longer sides are longer
     (1.24 times at least, over the generated rounds' whole four-mark jokers).
     Two jokers laid side by side or stacked in a column show the two marks of
     their top edges; the four lie on a rectangle too, but often a square.
     """
-    sides = [math.dist(p.center, q.center) for p, q in ((a, c), (c, b), (b, d), (d, a))]
     return max(sides) < cfg.joker_face_sides * min(sides)
 
 
@@ -1004,8 +1013,8 @@ def _slanted_marks(a: Detection, b: Detection, marks: list[Detection], dets: lis
                 continue
             if not low <= math.dist(c.center, d.center) / diagonal <= high:
                 continue
-            sides = [math.dist(p.center, q.center) for p, q in ((a, c), (c, b), (b, d), (d, a))]
-            if min(sides) < cfg.corner_min_side * diagonal or _square(a, c, b, d, cfg):
+            sides = _sides(a, c, b, d)
+            if min(sides) < cfg.corner_min_side * diagonal or _square(sides, cfg):
                 continue
             if axis is not None and _side_in_a_chain((a, c, b, d), dets, axis, reach, cfg):
                 continue
@@ -1134,7 +1143,7 @@ def _candidate_pairs(
             if corners and a.cls in FREE_SHAPE and cfg.four_marks_chain and axis is not None and _side_in_a_chain(
                     (a, dets[corners[0]], b, dets[corners[1]]), dets, axis, cfg.step_tolerance * size, cfg):
                 continue  # two fanned jokers' edges, one fan step apart, not one joker's four corners
-            if corners and a.cls in FREE_SHAPE and _square(a, dets[corners[0]], b, dets[corners[1]], cfg):
+            if corners and a.cls in FREE_SHAPE and _square(_sides(a, dets[corners[0]], b, dets[corners[1]]), cfg):
                 continue  # two jokers' edges side by side or stacked (held-out round 81 side 2), not one joker
             beyond = _beyond_counts(a, b, axis, cfg)
             if _is_fan_step(a, b, dets, cfg.step_tolerance * size, cfg.hand_fans, own,

@@ -1007,7 +1007,6 @@ def test_a_columns_last_two_naturals_above_its_wilds_are_two_cards():
     assert before["4"] == truth["4"] - 1  # (the 3Rs' pair is also a step of a row of threes: a three lies beyond it)
 
 
-
 def test_a_wilds_larger_index_a_little_off_the_column_still_makes_its_last_two_naturals_two_cards():
     # dev11 round 132 side 1 (true boxes): two covered 1s above a whole WILD50 of Bare Foot, whose index box (a W
     # over its value) is twice theirs, so its centre lies 18.6 degrees off the 1s' line
@@ -1024,6 +1023,7 @@ def test_a_whole_card_turned_near_a_quarter_is_one_card_where_its_neighbours_dia
     assert counts(join_corners(boxes(photo)))["J"] == photo["cards"]["J"] == 3
     monkeypatch.setattr(corners, "_like_neighbours", lambda *args: False)
     assert counts(join_corners(boxes(photo)))["J"] == 4
+
 
 # Decks printing every index in all four corners (dondorf, bonded): a whole card shows four indices, a
 # fanned card the two of its visible edge.
