@@ -45,7 +45,7 @@ from vision.imageio import check_image, load_image
 from vision.ink import HAND_BLACK_AT, RED_AT, THREES, laid_threes, recolour_foot_wilds, recolour_threes
 from vision.joker_faces import drop_joker_faces
 from vision.joker_groups import shipped_joker_grouper
-from vision.joker_words import drop_joker_letters
+from vision.joker_words import drop_joker_letters, word_jokers
 from vision.layout import LeftoverLayout, TableLayout, layout_leftover, layout_table
 from vision.sharpness import BLURRED, is_blurred, photo_blur
 from vision.small_jokers import drop_small_jokers
@@ -173,11 +173,13 @@ def name_by_ink(image: np.ndarray, detections: list[Detection], family: str) -> 
 
 
 def name_wilds(image: np.ndarray, detections: list[Detection], family: str, wilds: bool = True,
-               hands: bool = False) -> list[Detection]:
+               hands: bool = False, unsure: list[Detection] | None = None) -> list[Detection]:
     """Every box the second-look readers (`vision/wild_reader.py`) read better named by them, where
     `wilds` is set and the reader is present; otherwise as detected (Bare Foot wilds still by their ink).
 
-    Standard family: a natural's rank by the rank reader (models/ranks.pt) where it is sure; in a photo of
+    Standard family: first a J the detector was unsure of, or one of its `unsure` boxes (under its threshold), as
+    a joker where the joker-word reader (models/joker-words.pt) sees the rest of a joker's word or face around it
+    (`vision.joker_words.word_jokers`); then a natural's rank by the rank reader (models/ranks.pt) where it is sure; in a photo of
     `hands` a 3's colour too, where a 3 of the other colour is its likeliest class at HAND_THREE_ODDS or more
     (on the table a laid 3 is a red 3 all but always, and there the reader turned red 3s black on
     development rounds; in a hand a black 3 read as red costs its side hundreds of points); a 3 it made or
@@ -195,7 +197,8 @@ def name_wilds(image: np.ndarray, detections: list[Detection], family: str, wild
 
     if family == "barefoot":
         return name_by_ink(image, read("foot-wilds", detections), family)
-    ranked = read("ranks", detections, HAND_THREE_ODDS if hands else None)
+    words = shipped_reader("joker-words") if wilds else None
+    ranked = read("ranks", word_jokers(image, detections, words, unsure or []), HAND_THREE_ODDS if hands else None)
     made_threes = {(d.cls, d.box) for d in ranked if d.cls in THREES} - {(d.cls, d.box) for d in detections}
     if hands:  # every dark 3 black (HAND_BLACK_AT); red only where the reader made or recoloured a 3
         ranked = recolour_threes(image, ranked, red_at=RED_AT if made_threes else math.inf, black_at=HAND_BLACK_AT)
@@ -214,13 +217,15 @@ def read_photo(path: Path, role: str, side: str, detect: DetectFn, family: str =
     image = load_image(path)
     found = detect(image)
     taken: list[Detection] = []
+    unsure: list[Detection] = []
     if isinstance(found, Reading):
+        unsure = found.unsure
         taken = lines_filled(found.sure, found.unsure) if role == TABLE else []
         blur = photo_blur(image, found.sure)
         found = found.sure + taken
     else:
         blur = photo_blur(image, found)
-    detections = name_wilds(image, found, family, wilds, hands=role == LEFTOVER)
+    detections = name_wilds(image, found, family, wilds, hands=role == LEFTOVER, unsure=unsure)
     height, width = image.shape[:2]
     cards = join_for(role, detections, jokers, (width, height))
     photo = PhotoCards(Path(path), role, side, width, height, cards, blur=blur)

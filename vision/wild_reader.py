@@ -36,6 +36,8 @@ WILDS = ("WILD20", "WILD50")  # the Remastered reader's classes, in its output o
 FOOT_SPECIALS = ("WILD20", "WILD50", "SOCK", "SHOE")  # the Bare Foot reader's
 RANKS = ("A", "2", "3R", "3B", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")  # the rank reader's
 MODELS = Path(__file__).resolve().parent.parent / "models"
+CROP = 40  # px: each crop is scaled to CROP x CROP
+MARGIN = 1.3  # the crop's side: this many times the box's longer side, centred on the box
 # A box is renamed by the rank reader only where it gives its class at least these odds. On `dev11`
 # (leg 24's boxes) a 10-epoch trial reader renamed 433 boxes at 0.8, 3 of them wrongly, and 673 at
 # 0.5, 66 wrongly; the shipped one's exact sides there were flat from 0.6 to 0.9 (models/README.md), and so
@@ -78,6 +80,11 @@ WILD_VIEWS = (0.92, 1.0, 1.12)
 # reads its crop as it lies: a 6 turned half round is a 9.
 NO_TURNS = (0.0,)
 WILD_TURNS = (0.0, 30.0, -30.0)
+# The joker-word reader's crops: three times the J box's longer side, so that an `aisleriot-tango-nuevo`
+# joker's "oker" beside its J, or an `aisleriot-tango` joker's jester below its word, lies in the crop
+# whatever way the card is turned; 48 px keeps the word's small letters a few pixels high.
+JOKER_WORD_CROP = 48
+JOKER_WORD_MARGIN = 3.0
 
 
 @dataclass(frozen=True)
@@ -98,6 +105,8 @@ class ReaderKind:
     width: int = 1  # the network's width (`wild_net`) when it is trained
     views: tuple[float, ...] = ONE_VIEW  # the crops each box is read from, as shares of the margin (WILD_VIEWS)
     turns: tuple[float, ...] = NO_TURNS  # ... each turned by these degrees about the box's centre (WILD_TURNS)
+    size: int = CROP  # px: the side its crops are scaled to
+    margin: float = MARGIN  # a crop's side, as a share of its box's longer side
 
 
 READERS = {
@@ -107,9 +116,11 @@ READERS = {
                              views=WILD_VIEWS, turns=WILD_TURNS),
     "ranks": ReaderKind("rank reader", RANKS, ("traditional", "remastered"), MODELS / "ranks.pt", RANK_MIN_ODDS,
                         ("3R", "3B"), RANK_UNSURE_CONF, RANK_UNSURE_ODDS, RANK_LOPSIDED, RANK_LOPSIDED_ODDS, width=2),
+    # a J box, or the joker whose word "Joker" begins with it: read from a crop wide enough to show the rest of
+    # the word or the card's face (`vision/joker_words.py`, `word_jokers`, which sets when a box is renamed)
+    "joker-words": ReaderKind("joker-word reader", ("J", "JOKER"), ("traditional",), MODELS / "joker-words.pt",
+                              turns=WILD_TURNS, size=JOKER_WORD_CROP, margin=JOKER_WORD_MARGIN),
 }
-CROP = 40  # px: each crop is scaled to CROP x CROP
-MARGIN = 1.3  # the crop's side: this many times the box's longer side, centred on the box
 MERGE_IOU = 0.5  # a renamed box merges with a box of its new name overlapping it this much
 # A crop whose pixels spread less than this (standard deviation, grey levels) shows no ink: the readers
 # leave its box as the detector named it (the width-2 rank reader gives a blank crop a 2 at odds 0.33).
@@ -238,10 +249,11 @@ class WildReader:
         return renamed(dets, lambda d: named.get(id(d)), iou)
 
 
-def save_wild_reader(net, path: Path, facts: dict, classes: tuple[str, ...] = WILDS) -> Path:
-    """Write the network's weights with its `classes`, the crop geometry and `facts` (how it was
-    trained, what it scored)."""
-    return save_checkpoint({"classes": list(classes), "size": CROP, "margin": MARGIN, "width": net_width(net),
+def save_wild_reader(net, path: Path, facts: dict, classes: tuple[str, ...] = WILDS, size: int = CROP,
+                     margin: float = MARGIN) -> Path:
+    """Write the network's weights with its `classes`, the crop geometry it learnt from (`size`, `margin`)
+    and `facts` (how it was trained, what it scored)."""
+    return save_checkpoint({"classes": list(classes), "size": size, "margin": margin, "width": net_width(net),
                             "state": net.state_dict(), "facts": facts}, path)
 
 

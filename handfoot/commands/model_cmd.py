@@ -281,8 +281,11 @@ def train_wilds(
     from vision.wild_reader import READERS, load_wild_reader, net_width, save_wild_reader  # noqa: PLC0415
     from vision.wild_training import example_files, train_wild_net, wild_crops  # noqa: PLC0415
 
+    if reader == "joker-words":
+        raise UserError("the joker-word reader learns from the detector's own J boxes: train it with "
+                        "`handfoot train-joker-words`")
     if reader not in READERS:
-        raise UserError(f"unknown --reader {reader!r}: choose one of {', '.join(READERS)}")
+        raise UserError(f"unknown --reader {reader!r}: choose one of {', '.join(k for k in READERS if k != 'joker-words')}")
     out = out if out is not None else READERS[reader].weights
     try:
         first = load_wild_reader(start, reader).net if start is not None else None
@@ -383,11 +386,76 @@ def train_jokers(
     typer.echo(f"wrote {save_joker_grouper(grouper.net, grouper.mean, grouper.scale, out, facts, kept)}")
 
 
+def _round_photos_read(folders: list[Path], detect, store, progress):
+    """Each generated round photo of `folders` as a RoundPhoto: its pixels, the detector's sure boxes, its truth."""
+    from vision.imageio import load_image  # noqa: PLC0415
+    from vision.joker_word_training import RoundPhoto  # noqa: PLC0415
+
+    paths = [p for f in folders for p in sorted(f.glob("round-*-*.json")) if p.with_suffix(".jpg").is_file()]
+    if not paths:
+        raise UserError(f"no round photos (round-*-*.jpg with their JSON) in {', '.join(map(str, folders))} "
+                        "(make some with `handfoot dataset rounds`)")
+    for path in progress(paths):
+        try:
+            truth = json.loads(path.read_text())
+            number = int(path.stem.split("-")[1])
+        except (ValueError, IndexError) as exc:
+            raise UserError(f"{path}: not a photo JSON that `handfoot dataset rounds` wrote ({exc})") from exc
+        if not isinstance(truth, dict) or truth.get("family") == "barefoot":
+            continue
+        image = load_image(path.with_suffix(".jpg"))
+        if store is not None:
+            store.seen(path.with_suffix(".jpg"))
+        found = detect(image)
+        yield RoundPhoto(image, list(getattr(found, "sure", found)), truth, number)
+
+
+def train_joker_words(
+    folders: list[Path] = typer.Argument(..., help="Folders made by `handfoot dataset rounds` (round photos with their JSON) holding traditional decks with jokers; never the held-out rounds you measure on."),
+    out: Path = typer.Option(None, "--out", help="Where to write the reader's weights (default: models/joker-words.pt)."),
+    model: Path = typer.Option(None, "--model", help="Detector weights whose J boxes it learns from (default: models/cards.pt)."),
+    cache: Path = typer.Option(None, "--cache", help="Keep (and reuse) each photo's detections in this folder, as `eval-rounds --cache` does."),
+    epochs: int = typer.Option(15, "--epochs", min=1, help="Number of epochs."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the copies' jitter, the batches' order and the starting weights."),
+) -> None:
+    """Train the joker-word reader: a small network that tells a jack's J from the J beginning a joker's word,
+    on wide crops of the detector's own J boxes (CPU, minutes)."""
+    import time  # noqa: PLC0415
+
+    from vision.joker_word_training import KIND, word_crops  # noqa: PLC0415
+    from vision.wild_reader import READERS, net_width, save_wild_reader  # noqa: PLC0415
+    from vision.wild_training import train_wild_net  # noqa: PLC0415
+
+    missing = [f for f in folders if not f.is_dir()]
+    if missing:
+        raise UserError(f"{missing[0]} is not a folder (make round photos with `handfoot dataset rounds`)")
+    spec = READERS[KIND]
+    out = out if out is not None else spec.weights
+    started = time.monotonic()
+    factory, store = _detector(model, None, cache)
+    detect = store.detect if store is not None else factory()
+    try:
+        data = word_crops(_round_photos_read(folders, detect, store, _progress("detecting J boxes")), seed)
+        counts = ", ".join(f"{n} {cls}" for cls, n in data.counts().items())
+        typer.echo(f"{len(data)} crops ({counts}), {int(data.held_out.sum())} held out")
+        net, curve = train_wild_net(data, epochs, seed=seed, progress=_progress("training"), width=spec.width,
+                                    on_epoch=lambda e, acc: typer.echo(f"epoch {e + 1}: held-out accuracy {acc:.4f}"))
+    except VisionError as exc:
+        raise UserError(str(exc)) from exc
+    facts = {"folders": [str(f) for f in folders], "reader": KIND, "crops": len(data), "counts": data.counts(),
+             "held_out": int(data.held_out.sum()), "epochs": epochs, "seed": seed, "width": net_width(net),
+             "held_out_accuracy": [round(a, 4) for a in curve], "minutes": round((time.monotonic() - started) / 60, 1)}
+    path = save_wild_reader(net, out, facts, data.classes, spec.size, spec.margin)
+    typer.echo(f"wrote {path} (held-out accuracy {curve[-1]:.4f})")
+
+
 def register(app: typer.Typer) -> None:
-    """Add `train`, `train-wilds`, `train-jokers`, `eval`, `eval-rounds` and `eval-joins` to the app."""
+    """Add `train`, `train-wilds`, `train-jokers`, `train-joker-words`, `eval`, `eval-rounds` and `eval-joins`
+    to the app."""
     app.command("train")(train)
     app.command("train-wilds")(train_wilds)
     app.command("train-jokers")(train_jokers)
+    app.command("train-joker-words")(train_joker_words)
     app.command("eval")(evaluate)
     app.command("eval-rounds")(eval_rounds)
     app.command("eval-joins")(eval_joins)

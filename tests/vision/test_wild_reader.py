@@ -292,7 +292,7 @@ def test_a_leftover_photo_is_named_as_hands_and_a_table_photo_is_not(monkeypatch
     path = tmp_path / "photo.jpg"
     cv2.imwrite(str(path), _photo())
     asked = []
-    monkeypatch.setattr(photo_round, "name_wilds", lambda image, dets, family, wilds, hands: asked.append(hands) or dets)
+    monkeypatch.setattr(photo_round, "name_wilds", lambda image, dets, family, wilds, hands, unsure: asked.append(hands) or dets)
     for role in (photo_round.LEFTOVER, photo_round.TABLE):
         photo_round.read_photo(path, role, "Ann", lambda image: [], jokers=False)
     assert asked == [True, False]
