@@ -1,0 +1,91 @@
+"""Training the joker-word reader on the detector's J boxes: which boxes become examples, and the command."""
+
+import numpy as np
+import pytest
+
+from vision.detection import Detection, Reading
+from vision.errors import VisionError
+from vision.joker_word_training import JACK_COPIES, JOKER_COPIES, RoundPhoto, true_class_under, word_crops
+from vision.wild_reader import READERS, load_wild_reader
+
+JACK_CORNER = [20.0, 20.0, 40.0, 60.0]
+WORD_CORNER = [120.0, 20.0, 200.0, 50.0]  # a joker's word across the top
+TRUTH = {"family": "traditional", "cards": [{"cls": "J", "corners": [JACK_CORNER]},
+                                            {"cls": "JOKER", "corners": [WORD_CORNER]}]}
+IMAGE = np.random.default_rng(0).integers(0, 255, (240, 320, 3), dtype=np.uint8)
+
+
+def test_a_box_on_a_words_first_letter_lies_on_the_joker():
+    assert true_class_under((120, 18, 140, 52), TRUTH) == "JOKER"  # the J of "Joker"
+    assert true_class_under(tuple(JACK_CORNER), TRUTH) == "J"
+    assert true_class_under((250, 150, 270, 190), TRUTH) is None
+
+
+def test_only_the_detectors_js_on_a_jack_or_a_joker_become_examples():
+    dets = [Detection("J", 0.6, tuple(JACK_CORNER)), Detection("J", 0.3, (120, 18, 140, 52)),
+            Detection("J", 0.4, (250, 150, 270, 190)),  # on no card's corner
+            Detection("JOKER", 0.5, tuple(WORD_CORNER)), Detection("Q", 0.5, tuple(JACK_CORNER))]
+    data = word_crops([RoundPhoto(IMAGE, dets, TRUTH, 3), RoundPhoto(IMAGE, dets, TRUTH, 10)])
+    spec = READERS["joker-words"]
+    assert data.crops.shape[1:] == (spec.size, spec.size, 3)
+    per_photo = {"J": 1 + JACK_COPIES, "JOKER": 1 + JOKER_COPIES}
+    assert data.counts() == {cls: 2 * n for cls, n in per_photo.items()}
+    assert data.held_out.sum() == sum(per_photo.values())  # round 10 is kept back, round 3 is not
+
+
+def test_photos_of_bare_foot_decks_or_without_js_give_no_examples():
+    foot = dict(TRUTH, family="barefoot")
+    with pytest.raises(VisionError, match="no J box"):
+        word_crops([RoundPhoto(IMAGE, [Detection("J", 0.6, tuple(JACK_CORNER))], foot, 1)])
+
+
+class _WordsAsJs:
+    """Stands in for the detector with each photo's true boxes, a joker's named J (as the detector names the
+    first letter of a joker's word)."""
+
+    def __init__(self) -> None:
+        from handfoot.round_eval import LabelOracle
+
+        self.oracle = LabelOracle()
+
+    def seen(self, path) -> None:
+        self.oracle.seen(path)
+
+    def detect(self, image) -> Reading:
+        return Reading([Detection("J" if d.cls == "JOKER" else d.cls, d.conf, d.box) for d in self.oracle.detect(image)])
+
+
+@pytest.fixture(scope="module")
+def round_photos(tmp_path_factory):
+    """Generated rounds of the project's own simple deck (nothing fetched)."""
+    from datasets.decks import simple_deck
+    from datasets.scenes.rounds import build_rounds
+
+    folder = tmp_path_factory.mktemp("word-rounds")
+    build_rounds(folder, 4, seed=31, decks=[simple_deck()])
+    return folder
+
+
+def test_train_joker_words_writes_a_reader_that_loads(round_photos, tmp_path, monkeypatch, capsys):
+    from handfoot.cli import main
+    from handfoot.commands import model_cmd
+
+    monkeypatch.setattr(model_cmd, "_detector", lambda model, conf, cache: (None, _WordsAsJs()))
+    out = tmp_path / "words.pt"
+    assert main(["train-joker-words", str(round_photos), "--out", str(out), "--epochs", "1"]) == 0
+    said = capsys.readouterr().out
+    assert " J, " in said and " JOKER)" in said and "held-out accuracy" in said
+    reader = load_wild_reader(out, "joker-words")
+    assert (reader.size, reader.margin) == (READERS["joker-words"].size, READERS["joker-words"].margin)
+    # a folder with no round photos, and one that is not there, are named
+    assert main(["train-joker-words", str(tmp_path), "--out", str(out)]) != 0
+    assert "no round photos" in " ".join(capsys.readouterr().err.split())
+    assert main(["train-joker-words", str(tmp_path / "nowhere"), "--out", str(out)]) != 0
+    assert "nowhere is not a folder" in " ".join(capsys.readouterr().err.split())
+
+
+def test_train_wilds_sends_the_joker_word_reader_to_its_own_command(tmp_path, capsys):
+    from handfoot.cli import main
+
+    assert main(["train-wilds", str(tmp_path), "--reader", "joker-words"]) != 0
+    assert "train-joker-words" in " ".join(capsys.readouterr().err.split())
