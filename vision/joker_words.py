@@ -23,12 +23,14 @@ from vision.wild_reader import MERGE_IOU
 
 INSIDE = 0.75  # share of a rank box's area lying within a joker box
 WORD_CONF = 0.5  # ... dropped where the detector gave it less confidence than this
-# The joker-word reader renames a J box the detector gave under WORD_CONF a joker where it reads one at
+# The joker-word reader renames a J box the detector gave under READ_CONF a joker where it reads one at
 # WORD_ODDS or more; an unsure J box (under the detector's threshold, never counted otherwise) becomes a joker at
 # UNSURE_WORD_ODDS, where it overlaps no box counted already (above TAKEN_IOU). On the held-out rounds' cached
-# boxes the joker J boxes the detector was sure of all lay under 0.4 and the jacks read as jokers at 0.7 or more
-# at 0.69-0.79; read at 0.7 it took 16 of the 17 J boxes lying on a joker, and at 0.9 12 of the 19 unsure ones,
-# with no jack renamed (models/README.md, "Jokers whose word begins with a J").
+# boxes the J boxes on a joker's word the detector was sure of lay at 0.26-0.53, and the jacks it reads as jokers
+# at 0.7 or more at 0.69-0.79 (on `dev11` and `dev13` none under 0.7); read at 0.7 it took 16 of the 17 J boxes
+# lying on a joker, and at 0.9 12 of the 19 unsure ones, with no jack renamed (models/README.md, "Jokers whose
+# word begins with a J").
+READ_CONF = 0.6
 WORD_ODDS = 0.7
 UNSURE_WORD_ODDS = 0.9
 TAKEN_IOU = 0.3
@@ -45,8 +47,8 @@ def drop_joker_letters(detections: Sequence[Detection], inside: float = INSIDE,
 
 
 def word_jokers(image, detections: Sequence[Detection], reader, unsure: Sequence[Detection] = (),
-                conf: float = WORD_CONF, odds: float = WORD_ODDS, unsure_odds: float = UNSURE_WORD_ODDS) -> list[Detection]:
-    """`detections` with each J box under `conf` that the joker-word `reader` (a `WildReader` of J and JOKER)
+                conf: float = READ_CONF, odds: float = WORD_ODDS, unsure_odds: float = UNSURE_WORD_ODDS) -> list[Detection]:
+    """`detections` with each J box under `conf` (READ_CONF) that the joker-word `reader` (a `WildReader` of J and JOKER)
     reads as a joker at `odds` or more named JOKER, and with each `unsure` J box it reads as one at
     `unsure_odds` added as a JOKER, where no box kept overlaps it. Nothing else is renamed: a JOKER box is never
     read as a J."""

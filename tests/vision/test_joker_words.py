@@ -12,7 +12,8 @@ from cached_photos import boxes, miscounted, miscounted_without, photo_file
 import handfoot.photo_round as photo_round
 from handfoot.photo_round import TABLE, join_for, name_wilds
 from vision.detection import Detection, share_inside
-from vision.joker_words import INSIDE, UNSURE_WORD_ODDS, WORD_CONF, WORD_ODDS, drop_joker_letters, word_jokers
+from vision.joker_words import (INSIDE, READ_CONF, UNSURE_WORD_ODDS, WORD_CONF, WORD_ODDS, drop_joker_letters,
+                                word_jokers)
 from vision.wild_reader import READERS, shipped_reader
 
 JOKER = Detection("JOKER", 0.5, (100.0, 100.0, 160.0, 200.0))  # a joker's word down its corner
@@ -65,13 +66,13 @@ IMAGE = np.full((400, 400, 3), 200, np.uint8)
 
 
 def test_an_unsure_jack_read_as_a_jokers_first_letter_is_a_joker():
-    letter, jack = box("J", 10, 10, WORD_CONF - 0.2), box("J", 100, 10, WORD_CONF - 0.2)
+    letter, jack = box("J", 10, 10, READ_CONF - 0.1), box("J", 100, 10, READ_CONF - 0.1)
     reader = _Reader({10: WORD_ODDS, 100: WORD_ODDS - 0.05})
     assert [d.cls for d in word_jokers(IMAGE, [letter, jack], reader)] == ["JOKER", "J"]
 
 
 def test_a_jack_the_detector_was_sure_of_stays_a_jack():
-    sure = box("J", 10, 10, WORD_CONF)
+    sure = box("J", 10, 10, READ_CONF)
     assert word_jokers(IMAGE, [sure], _Reader({})) == [sure]  # not even read
 
 
