@@ -8,7 +8,7 @@ every box the detector called one of a reader's classes from the photo at full
 resolution, squares it, and lets a small network trained on nothing but these
 crops (`vision/wild_training.py`, `handfoot train-wilds`) name it.
 
-Three readers ship (`READERS`): the Remastered one (`models/wilds.pt`: a 20
+Four readers ship (`READERS`): the Remastered one (`models/wilds.pt`: a 20
 or a 50) for the standard family; the Bare Foot one (`models/foot-wilds.pt`:
 a blue 20, a red 50, a sock or a shoe), whose clothing cards print their
 value in the wilds' place and colours (a blue sock "50" was read as a red
@@ -18,7 +18,10 @@ sure (`min_odds`; `unsure_odds` where the detector was unsure, under
 `unsure_conf`) or where its crop all but rules the detector's rank out
 (another rank at `lopsided` times that rank's odds, and at least
 `lopsided_odds`), and changes a 3's colour only where asked to, in a photo
-of hands (`within_odds`; elsewhere the ink names that).
+of hands (`within_odds`; elsewhere the ink names that); and the joker-word
+reader (`models/joker-words.pt`: a J or a joker), which reads a crop three
+times a J box wide and is used by `vision/joker_words.py`'s `word_jokers`
+(it learns from the detector's own J boxes, `vision/joker_word_training.py`).
 """
 
 from __future__ import annotations
