@@ -24,7 +24,6 @@ from vision.wild_reader import READERS, crop_index
 from vision.wild_training import HOLD_OUT_EVERY, WildCrops
 
 KIND = "joker-words"
-FAMILIES = ("traditional", "remastered")  # Remastered jacks are read too, as jacks: a reader never shown them called them jokers
 JITTER = 0.15  # share of the box: how far a copy's centre and size may stray
 JOKER_COPIES = 11  # jittered, turned copies of each box on a joker ...
 JACK_COPIES = 3  # ... and of each box on a jack
@@ -62,12 +61,14 @@ def _copy(box: tuple[float, float, float, float], rng: np.random.Generator) -> t
 
 
 def word_crops(photos: Iterable[RoundPhoto], seed: int = 0) -> WildCrops:
-    """Crops of every sure J box lying on a true jack or joker corner in photos of FAMILIES, labelled J or JOKER."""
+    """Crops of every sure J box lying on a true jack or joker corner in photos of the reader's families (Remastered
+    too: its jacks are jacks, and the fiftieth session's J-or-joker reader, never shown them, called them jokers),
+    labelled J or JOKER."""
     spec = READERS[KIND]
     rng = np.random.default_rng(seed)
     crops, labels, held = [], [], []
     for photo in photos:
-        if photo.truth.get("family") not in FAMILIES:
+        if photo.truth.get("family") not in spec.families:
             continue
         back = photo.round_number % HOLD_OUT_EVERY == 0
         for det in photo.boxes:

@@ -15,7 +15,6 @@ from three crops, and a jack inside a joker's word").
 from __future__ import annotations
 
 from collections.abc import Sequence
-
 from dataclasses import replace
 
 from vision.detection import BACK, JOKER, Detection, box_iou, renamed, share_inside
@@ -27,7 +26,7 @@ WORD_CONF = 0.5  # ... dropped where the detector gave it less confidence than t
 # WORD_ODDS or more; an unsure J box (under the detector's threshold, never counted otherwise) becomes a joker at
 # UNSURE_WORD_ODDS, where it overlaps no box counted already (above TAKEN_IOU). On the held-out rounds' cached
 # boxes the J boxes on a joker's word the detector was sure of lay at 0.26-0.53, and the jacks it reads as jokers
-# at 0.7 or more at 0.69-0.79 (on `dev11` and `dev13` none under 0.7); read at 0.7 it took 16 of the 17 J boxes
+# at 0.7 or more at 0.69-0.79 (on `dev11` and `dev13` none under 0.7); read at 0.7 it took 15 of the 17 J boxes
 # lying on a joker, and at 0.9 12 of the 19 unsure ones, with no jack renamed (models/README.md, "Jokers whose
 # word begins with a J").
 READ_CONF = 0.6

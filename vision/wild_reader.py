@@ -121,7 +121,7 @@ READERS = {
                         ("3R", "3B"), RANK_UNSURE_CONF, RANK_UNSURE_ODDS, RANK_LOPSIDED, RANK_LOPSIDED_ODDS, width=2),
     # a J box, or the joker whose word "Joker" begins with it: read from a crop wide enough to show the rest of
     # the word or the card's face (`vision/joker_words.py`, `word_jokers`, which sets when a box is renamed)
-    "joker-words": ReaderKind("joker-word reader", ("J", "JOKER"), ("traditional",), MODELS / "joker-words.pt",
+    "joker-words": ReaderKind("joker-word reader", ("J", "JOKER"), ("traditional", "remastered"), MODELS / "joker-words.pt",
                               turns=WILD_TURNS, size=JOKER_WORD_CROP, margin=JOKER_WORD_MARGIN),
 }
 MERGE_IOU = 0.5  # a renamed box merges with a box of its new name overlapping it this much

@@ -313,17 +313,22 @@ def train_wilds(
     typer.echo(f"wrote {save_wild_reader(net, out, facts, data.classes)} (held-out accuracy {curve[-1]:.4f})")
 
 
+def _round_photo_files(folders: list[Path]) -> list[Path]:
+    """The JSON of every generated round photo (round-*-*.json beside its .jpg) in `folders`; none is an error."""
+    paths = [p for f in folders for p in sorted(f.glob("round-*-*.json")) if p.with_suffix(".jpg").is_file()]
+    if not paths:
+        raise UserError(f"no round photos (round-*-*.jpg with their JSON) in {', '.join(map(str, folders))} "
+                        "(make some with `handfoot dataset rounds`)")
+    return paths
+
+
 def _round_photos(folders: list[Path], detect, store, progress) -> list:
     """(joined cards without the joker grouper, is a photo of hands, true JSON) of every generated round photo."""
     from handfoot.join_eval import role_of  # noqa: PLC0415
     from handfoot.photo_round import LEFTOVER, read_photo  # noqa: PLC0415
 
-    paths = [p for f in folders for p in sorted(f.glob("round-*-*.json")) if p.with_suffix(".jpg").is_file()]
-    if not paths:
-        raise UserError(f"no round photos (round-*-*.jpg with their JSON) in {', '.join(map(str, folders))} "
-                        "(make some with `handfoot dataset rounds`)")
     out = []
-    for path in progress(paths):
+    for path in progress(_round_photo_files(folders)):
         try:
             truth = json.loads(path.read_text())
             role = role_of(truth)
@@ -391,11 +396,7 @@ def _round_photos_read(folders: list[Path], detect, store, progress):
     from vision.imageio import load_image  # noqa: PLC0415
     from vision.joker_word_training import RoundPhoto  # noqa: PLC0415
 
-    paths = [p for f in folders for p in sorted(f.glob("round-*-*.json")) if p.with_suffix(".jpg").is_file()]
-    if not paths:
-        raise UserError(f"no round photos (round-*-*.jpg with their JSON) in {', '.join(map(str, folders))} "
-                        "(make some with `handfoot dataset rounds`)")
-    for path in progress(paths):
+    for path in progress(_round_photo_files(folders)):
         try:
             truth = json.loads(path.read_text())
             number = int(path.stem.split("-")[1])
