@@ -1,4 +1,4 @@
-"""Shared test fixtures: where the optional real photos and the shipped model are."""
+"""Shared test fixtures: where the optional real photos and the shipped model are, and generated rounds."""
 
 from __future__ import annotations
 
@@ -41,3 +41,14 @@ def simple_only(monkeypatch):
     deck = simple_deck()
     monkeypatch.setattr(datasets.decks, "load_decks", lambda cache=None, **kw: [deck])
     return deck
+
+
+@pytest.fixture(scope="session")
+def simple_rounds(tmp_path_factory) -> Path:
+    """Six generated rounds of the project's own simple deck (nothing fetched), for the training commands."""
+    from datasets.decks import simple_deck
+    from datasets.scenes.rounds import build_rounds
+
+    folder = tmp_path_factory.mktemp("simple-rounds")
+    build_rounds(folder, 6, seed=31, decks=[simple_deck()])
+    return folder

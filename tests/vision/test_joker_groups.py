@@ -269,18 +269,7 @@ def test_the_shipped_grouper_counts_jokers_right_on_more_photos_than_the_joining
     assert grouped >= SHIPPED_JOKERS_RIGHT
 
 
-@pytest.fixture(scope="module")
-def round_photos(tmp_path_factory):
-    """Generated rounds of the project's own simple deck (nothing fetched)."""
-    from datasets.decks import simple_deck
-    from datasets.scenes.rounds import build_rounds
-
-    folder = tmp_path_factory.mktemp("joker-rounds")
-    build_rounds(folder, 6, seed=31, decks=[simple_deck()])
-    return folder
-
-
-def test_train_jokers_writes_a_grouper_that_loads(round_photos, tmp_path, monkeypatch, capsys):
+def test_train_jokers_writes_a_grouper_that_loads(simple_rounds, tmp_path, monkeypatch, capsys):
     from handfoot.cli import main
     from handfoot.commands import model_cmd
     from handfoot.round_eval import LabelOracle
@@ -288,7 +277,7 @@ def test_train_jokers_writes_a_grouper_that_loads(round_photos, tmp_path, monkey
     # the true corner boxes stand in for the detector (they box every mark of a joker, as the detector does)
     monkeypatch.setattr(model_cmd, "_detector", lambda model, conf, cache: (None, LabelOracle()))
     out = tmp_path / "jokers.pt"
-    assert main(["train-jokers", str(round_photos), "--out", str(out), "--epochs", "2"]) == 0
+    assert main(["train-jokers", str(simple_rounds), "--out", str(out), "--epochs", "2"]) == 0
     said = capsys.readouterr().out
     assert "pairs of joker boxes" in said and "joker count right on" in said
     assert load_joker_grouper(out).threshold == 0.5
@@ -296,15 +285,15 @@ def test_train_jokers_writes_a_grouper_that_loads(round_photos, tmp_path, monkey
     assert "no round photos" in " ".join(capsys.readouterr().err.split())
 
 
-def test_train_jokers_beside_a_grouper_writes_both(round_photos, tmp_path, monkeypatch, capsys):
+def test_train_jokers_beside_a_grouper_writes_both(simple_rounds, tmp_path, monkeypatch, capsys):
     from handfoot.cli import main
     from handfoot.commands import model_cmd
     from handfoot.round_eval import LabelOracle
 
     monkeypatch.setattr(model_cmd, "_detector", lambda model, conf, cache: (None, LabelOracle()))
     first, both = tmp_path / "first.pt", tmp_path / "both.pt"
-    assert main(["train-jokers", str(round_photos), "--out", str(first), "--epochs", "2"]) == 0
-    assert main(["train-jokers", str(round_photos), "--out", str(both), "--epochs", "2", "--seed", "1",
+    assert main(["train-jokers", str(simple_rounds), "--out", str(first), "--epochs", "2"]) == 0
+    assert main(["train-jokers", str(simple_rounds), "--out", str(both), "--epochs", "2", "--seed", "1",
                  "--beside", str(first)]) == 0
     assert f"with {first} beside it: joker count right on" in capsys.readouterr().out
     kept, joint = load_joker_grouper(first), load_joker_grouper(both)
@@ -312,7 +301,7 @@ def test_train_jokers_beside_a_grouper_writes_both(round_photos, tmp_path, monke
     x = np.random.default_rng(2).normal(size=(4, FEATURES)).astype(np.float32)
     assert np.allclose(joint.beside[0].own_odds(x), kept.odds(x), atol=1e-6)
     # a --beside file that is not there is named, and nothing is written
-    assert main(["train-jokers", str(round_photos), "--out", str(tmp_path / "none.pt"), "--epochs", "2",
+    assert main(["train-jokers", str(simple_rounds), "--out", str(tmp_path / "none.pt"), "--epochs", "2",
                  "--beside", str(tmp_path / "missing.pt")]) == 2
     assert "missing.pt" in capsys.readouterr().err and not (tmp_path / "none.pt").exists()
 

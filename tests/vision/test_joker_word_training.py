@@ -1,5 +1,7 @@
 """Training the joker-word reader on the detector's J boxes: which boxes become examples, and the command."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -55,26 +57,16 @@ class _WordsAsJs:
         return Reading([Detection("J" if d.cls == "JOKER" else d.cls, d.conf, d.box) for d in self.oracle.detect(image)])
 
 
-@pytest.fixture(scope="module")
-def round_photos(tmp_path_factory):
-    """Generated rounds of the project's own simple deck (nothing fetched)."""
-    from datasets.decks import simple_deck
-    from datasets.scenes.rounds import build_rounds
-
-    folder = tmp_path_factory.mktemp("word-rounds")
-    build_rounds(folder, 4, seed=31, decks=[simple_deck()])
-    return folder
-
-
-def test_train_joker_words_writes_a_reader_that_loads(round_photos, tmp_path, monkeypatch, capsys):
+def test_train_joker_words_writes_a_reader_that_loads(simple_rounds, tmp_path, monkeypatch, capsys):
     from handfoot.cli import main
     from handfoot.commands import model_cmd
 
     monkeypatch.setattr(model_cmd, "_detector", lambda model, conf, cache: (None, _WordsAsJs()))
     out = tmp_path / "words.pt"
-    assert main(["train-joker-words", str(round_photos), "--out", str(out), "--epochs", "1"]) == 0
+    assert main(["train-joker-words", str(simple_rounds), "--out", str(out), "--epochs", "1"]) == 0
     said = capsys.readouterr().out
-    assert " J, " in said and " JOKER)" in said and "held-out accuracy" in said
+    jacks, jokers = map(int, re.search(r"\((\d+) J, (\d+) JOKER\)", said).groups())
+    assert jacks > 0 and jokers > 0 and "held-out accuracy" in said
     reader = load_wild_reader(out, "joker-words")
     assert (reader.size, reader.margin) == (READERS["joker-words"].size, READERS["joker-words"].margin)
     # a folder with no round photos, and one that is not there, are named
