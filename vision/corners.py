@@ -73,7 +73,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from vision.detection import BACK, JOKER, Card, Detection, box_iou, share_inside
+from vision.detection import BACK, JOKER, Card, Detection, box_iou, inside_convex, share_inside
 
 
 # Classes whose corners may join although the detector named them differently
@@ -953,7 +953,7 @@ def _own_marks(raw: list[Detection], dets: list[Detection], i: int, j: int, axis
     slant = _slanted_marks(a, b, lone_thirds + slanted, dets, axis, reach, cfg)
     if slant:
         face = (a.center, slant[0].center, b.center, slant[1].center)  # round the parallelogram
-        out.update(id(d) for d in slant + [e for e in loose if _in_quadrilateral(e.center, face)])
+        out.update(id(d) for d in slant + [e for e in loose if inside_convex(e.center, face, edges=False)])
     return frozenset(out)
 
 
@@ -984,12 +984,6 @@ def _slanted_on_face(raw: list[Detection], dets: list[Detection], i: int, j: int
              and _alike(raw[k], raw[i], raw[j], MARK_LIKENESS)]
     reach = cfg.step_tolerance * (a.size + b.size) / 2.0
     return frozenset(id(d) for d in _slanted_marks(a, b, alike, dets, axis, reach, cfg))
-
-
-def _in_quadrilateral(p: tuple[float, float], quad: tuple[tuple[float, float], ...]) -> bool:
-    """Whether p lies inside the convex quadrilateral `quad` (its corners in order round it, either way)."""
-    turns = [(q[0] - o[0]) * (p[1] - o[1]) - (q[1] - o[1]) * (p[0] - o[0]) for o, q in zip(quad, quad[1:] + quad[:1])]
-    return all(t > 0 for t in turns) or all(t < 0 for t in turns)
 
 
 def _slanted_marks(a: Detection, b: Detection, marks: list[Detection], dets: list[Detection], axis: float | None,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in image pixels
@@ -21,6 +21,16 @@ def share_inside(inner: tuple[float, ...], outer: tuple[float, ...]) -> float:
     """How much of box `inner`'s area lies inside box `outer` (0..1; 1 for a box of no area)."""
     area = (inner[2] - inner[0]) * (inner[3] - inner[1])
     return box_intersection(inner, outer) / area if area > 0 else 1.0
+
+
+def inside_convex(point: tuple[float, float], polygon: Sequence[Sequence[float]], edges: bool = True) -> bool:
+    """Whether `point` lies inside a convex polygon (its corners in order round it, either way); on an edge
+    counts as inside where `edges` is set."""
+    turns = [(q[0] - o[0]) * (point[1] - o[1]) - (q[1] - o[1]) * (point[0] - o[0])
+             for o, q in zip(polygon, list(polygon[1:]) + list(polygon[:1]))]
+    if edges:
+        return all(t >= 0 for t in turns) or all(t <= 0 for t in turns)
+    return all(t > 0 for t in turns) or all(t < 0 for t in turns)
 
 
 def box_iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:

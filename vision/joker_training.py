@@ -17,20 +17,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.detection import JOKER, Card
+from vision.detection import JOKER, Card, inside_convex
 from vision.errors import VisionError
 from vision.joker_groups import FEATURES, JokerBoxes, JokerGrouper, corner_groups, joker_boxes, joker_net
 
 HOLD_OUT_EVERY = 10  # photos whose number (in the order given) is a multiple of this are held out
-
-
-def _inside(point: tuple[float, float], quad: Sequence[Sequence[float]]) -> bool:
-    """Whether point lies inside (or on) a convex quadrilateral, whichever way round its corners go."""
-    signs = []
-    for k in range(len(quad)):
-        (x1, y1), (x2, y2) = quad[k], quad[(k + 1) % len(quad)]
-        signs.append((x2 - x1) * (point[1] - y1) - (y2 - y1) * (point[0] - x1))
-    return all(s >= 0 for s in signs) or all(s <= 0 for s in signs)
 
 
 def true_card_of(point: tuple[float, float], truth: dict) -> int:
@@ -38,7 +29,7 @@ def true_card_of(point: tuple[float, float], truth: dict) -> int:
     card there is no joker, or there is none."""
     top = -1
     for n, card in enumerate(truth["cards"]):
-        if _inside(point, card["quad"]):
+        if inside_convex(point, card["quad"]):
             top = n
     return top if top >= 0 and truth["cards"][top]["cls"] == JOKER else -1
 

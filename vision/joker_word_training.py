@@ -21,7 +21,7 @@ import numpy as np
 from vision.detection import JOKER, Detection, box_iou, share_inside
 from vision.errors import VisionError
 from vision.wild_reader import READERS, crop_index
-from vision.wild_training import HOLD_OUT_EVERY, WildCrops
+from vision.wild_training import HOLD_OUT_EVERY, WildCrops, jittered_box
 
 KIND = "joker-words"
 JITTER = 0.15  # share of the box: how far a copy's centre and size may stray
@@ -52,12 +52,8 @@ def true_class_under(box: tuple[float, float, float, float], truth: dict) -> str
 
 
 def _copy(box: tuple[float, float, float, float], rng: np.random.Generator) -> tuple[tuple[float, ...], float]:
-    x1, y1, x2, y2 = box
-    w, h = x2 - x1, y2 - y1
-    cx = (x1 + x2) / 2 + rng.uniform(-JITTER, JITTER) * w
-    cy = (y1 + y2) / 2 + rng.uniform(-JITTER, JITTER) * h
-    s = rng.uniform(1 - JITTER, 1 + JITTER)
-    return (cx - s * w / 2, cy - s * h / 2, cx + s * w / 2, cy + s * h / 2), float(rng.uniform(-180, 180))
+    """A jittered copy of `box` and the angle (any) its crop is turned by."""
+    return jittered_box(box, rng, JITTER), float(rng.uniform(-180, 180))
 
 
 def word_crops(photos: Iterable[RoundPhoto], seed: int = 0) -> WildCrops:

@@ -44,12 +44,14 @@ class WildCrops:
         return {cls: int((self.labels == k).sum()) for k, cls in enumerate(self.classes)}
 
 
-def _jittered(box: list[float], rng: np.random.Generator) -> tuple[float, float, float, float]:
+def jittered_box(box, rng: np.random.Generator, jitter: float = JITTER) -> tuple[float, float, float, float]:
+    """`box` with its centre moved and its size scaled at random, each by up to `jitter` of the box (as the
+    detector's boxes sit on an index)."""
     x1, y1, x2, y2 = box
     w, h = x2 - x1, y2 - y1
-    cx = (x1 + x2) / 2 + rng.uniform(-JITTER, JITTER) * w
-    cy = (y1 + y2) / 2 + rng.uniform(-JITTER, JITTER) * h
-    s = rng.uniform(1 - JITTER, 1 + JITTER)
+    cx = (x1 + x2) / 2 + rng.uniform(-jitter, jitter) * w
+    cy = (y1 + y2) / 2 + rng.uniform(-jitter, jitter) * h
+    s = rng.uniform(1 - jitter, 1 + jitter)
     return cx - s * w / 2, cy - s * h / 2, cx + s * w / 2, cy + s * h / 2
 
 
@@ -100,7 +102,7 @@ def wild_crops(builds: Iterable[Path], jittered: int = 2, seed: int = 0,
         back = _frame_number(file) % HOLD_OUT_EVERY == 0
         for cls, box in corners:
             for copy in range(1 + jittered):
-                crops.append(crop_index(image, tuple(box) if copy == 0 else _jittered(box, rng)))
+                crops.append(crop_index(image, tuple(box) if copy == 0 else jittered_box(box, rng)))
                 labels.append(classes.index(cls))
                 held.append(back)
     if not crops:
