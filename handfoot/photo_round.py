@@ -49,6 +49,7 @@ from vision.joker_words import drop_joker_letters, word_jokers
 from vision.layout import LeftoverLayout, TableLayout, layout_leftover, layout_table
 from vision.sharpness import BLURRED, is_blurred, photo_blur
 from vision.small_jokers import drop_small_jokers
+from vision.whole_cards import join_whole_cards, shipped_whole_card_reader
 from vision.wild_reader import HAND_THREE_ODDS, shipped_reader
 
 DetectFn = Callable[[np.ndarray], list[Detection] | Reading]  # a Reading keeps unsure boxes apart
@@ -211,7 +212,8 @@ def name_wilds(image: np.ndarray, detections: list[Detection], family: str, wild
 def read_photo(path: Path, role: str, side: str, detect: DetectFn, family: str = "standard",
                wilds: bool = True, jokers: bool = True) -> PhotoCards:
     """Load a photo (EXIF honoured), detect corners, name wilds (`name_wilds`) and join them into cards
-    (`join_for`, jokers grouped again where `jokers`). On a table photo the detector's unsure boxes
+    (`join_for`, jokers grouped again where `jokers`); on a table photo, with the readers (`wilds`), two lone
+    corners that the whole-card reader reads as one card are joined (`vision/whole_cards.py`). On a table photo the detector's unsure boxes
     that its lines of indices call for are taken too (`vision/gaps.py`). How blurred the photo is
     (`PhotoCards.blur`) is measured on the detector's sure boxes."""
     image = load_image(path)
@@ -228,6 +230,8 @@ def read_photo(path: Path, role: str, side: str, detect: DetectFn, family: str =
     detections = name_wilds(image, found, family, wilds, hands=role == LEFTOVER, unsure=unsure)
     height, width = image.shape[:2]
     cards = join_for(role, detections, jokers, (width, height))
+    if wilds and role == TABLE:
+        cards = join_whole_cards(image, cards, shipped_whole_card_reader())
     photo = PhotoCards(Path(path), role, side, width, height, cards, blur=blur)
     if taken:
         photo.notes.append(f"{len(taken)} unsure {'index' if len(taken) == 1 else 'indices'} taken where a column's "

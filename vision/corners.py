@@ -270,7 +270,7 @@ def _width(det: Detection) -> float:
     return min(x2 - x1, y2 - y1)
 
 
-def _direction_ok(a: Detection, b: Detection, clear_aspect: float) -> bool:
+def direction_ok(a: Detection, b: Detection, clear_aspect: float) -> bool:
     """Whether the line a-b can be the diagonal of a card with these index boxes.
 
     Only rejects when both boxes agree on a clear orientation and the line
@@ -817,7 +817,7 @@ def _like_neighbours(a: Detection, b: Detection, ratio: float, diagonals: list[_
     """True when pair a-b (its corners `ratio` index sizes apart) spans about the diagonal of a card joined
     near it: within `diagonal_match` of one of the `diagonal_neighbours` nearest of its deck, which lie alike.
 
-    Their boxes' shape says which way a card's diagonal runs (`_direction_ok`),
+    Their boxes' shape says which way a card's diagonal runs (`direction_ok`),
     but a card turned near a quarter turn and seen at a slant can draw its
     diagonal just across the line that rule expects (held-out round 195
     side 1: jacks turned about 70 degrees, their diagonal 4 degrees off the
@@ -1121,7 +1121,7 @@ def _candidate_pairs(
             ra, rb = (_aspect(raw[i]), _aspect(raw[j])) if as_found else (_aspect(a), _aspect(b))
             if max(ra, rb) / min(ra, rb) > cfg.max_aspect_ratio:
                 continue
-            if ((cfg.joker_direction or a.cls not in FREE_SHAPE) and not _direction_ok(a, b, cfg.clear_aspect)
+            if ((cfg.joker_direction or a.cls not in FREE_SHAPE) and not direction_ok(a, b, cfg.clear_aspect)
                     and not _like_neighbours(a, b, ratio, diagonals or [], cfg)):
                 continue
             (ca, sa_, na), (cb, sb_, nb) = axes[i], axes[j]

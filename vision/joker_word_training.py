@@ -41,14 +41,21 @@ class RoundPhoto:
     round_number: int
 
 
-def true_class_under(box: tuple[float, float, float, float], truth: dict) -> str | None:
-    """The class of the true card whose corner the box lies on (the last such corner in the JSON), or None."""
+def true_card_under(box: tuple[float, float, float, float], truth: dict) -> int | None:
+    """The index (in the JSON's `cards`) of the true card whose corner the box lies on (the last such corner in
+    the JSON), or None."""
     hit = None
-    for card in truth.get("cards", []):
+    for n, card in enumerate(truth.get("cards", [])):
         for corner in card.get("corners", []):
             if box_iou(box, tuple(corner)) > ON_CORNER_IOU or share_inside(box, tuple(corner)) > ON_CORNER_INSIDE:
-                hit = card["cls"]
+                hit = n
     return hit
+
+
+def true_class_under(box: tuple[float, float, float, float], truth: dict) -> str | None:
+    """The class of the true card whose corner the box lies on (`true_card_under`), or None."""
+    hit = true_card_under(box, truth)
+    return None if hit is None else truth["cards"][hit]["cls"]
 
 
 def _copy(box: tuple[float, float, float, float], rng: np.random.Generator) -> tuple[tuple[float, ...], float]:

@@ -391,8 +391,9 @@ def train_jokers(
     typer.echo(f"wrote {save_joker_grouper(grouper.net, grouper.mean, grouper.scale, out, facts, kept)}")
 
 
-def _round_photos_read(folders: list[Path], detect, store, progress):
-    """Each generated round photo of `folders` as a RoundPhoto: its pixels, the detector's sure boxes, its truth."""
+def _round_photos_read(folders: list[Path], detect, store, progress, keep=lambda truth: truth.get("family") != "barefoot"):
+    """Each generated round photo of `folders` whose truth (its JSON) `keep` takes (default: traditional and
+    Remastered decks) as a RoundPhoto: its pixels, the detector's sure boxes, its truth."""
     from vision.imageio import load_image  # noqa: PLC0415
     from vision.joker_word_training import RoundPhoto  # noqa: PLC0415
 
@@ -402,7 +403,7 @@ def _round_photos_read(folders: list[Path], detect, store, progress):
             number = int(path.stem.split("-")[1])
         except (ValueError, IndexError) as exc:
             raise UserError(f"{path}: not a photo JSON that `handfoot dataset rounds` wrote ({exc})") from exc
-        if not isinstance(truth, dict) or truth.get("family") == "barefoot":
+        if not isinstance(truth, dict) or not keep(truth):
             continue
         image = load_image(path.with_suffix(".jpg"))
         if store is not None:
@@ -450,13 +451,53 @@ def train_joker_words(
     typer.echo(f"wrote {path} (held-out accuracy {curve[-1]:.4f})")
 
 
+def train_whole_cards(
+    folders: list[Path] = typer.Argument(..., help="Folders made by `handfoot dataset rounds` (round photos with their JSON); never the held-out rounds you measure on."),
+    out: Path = typer.Option(None, "--out", help="Where to write the reader's weights (default: models/whole-cards.pt)."),
+    model: Path = typer.Option(None, "--model", help="Detector weights whose boxes it learns from (default: models/cards.pt)."),
+    cache: Path = typer.Option(None, "--cache", help="Keep (and reuse) each photo's detections in this folder, as `eval-rounds --cache` does."),
+    epochs: int = typer.Option(12, "--epochs", min=1, help="Number of epochs."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the copies' jitter, the batches' order and the starting weights."),
+) -> None:
+    """Train the whole-card reader: a small network that tells whether two lone corners are one card's, from
+    the crop along the line between them (CPU, minutes)."""
+    import time  # noqa: PLC0415
+
+    from vision.whole_card_training import pair_crops  # noqa: PLC0415
+    from vision.whole_cards import DEFAULT_WHOLE_CARD_WEIGHTS, save_whole_card_reader  # noqa: PLC0415
+    from vision.wild_training import train_wild_net  # noqa: PLC0415
+
+    missing = [f for f in folders if not f.is_dir()]
+    if missing:
+        raise UserError(f"{missing[0]} is not a folder (make round photos with `handfoot dataset rounds`)")
+    out = out if out is not None else DEFAULT_WHOLE_CARD_WEIGHTS
+    started = time.monotonic()
+    factory, store = _detector(model, None, cache)
+    detect = store.detect if store is not None else factory()
+    try:
+        photos = _round_photos_read(folders, detect, store, _progress("detecting table photos"),
+                                    keep=lambda truth: truth.get("kind") == "table")
+        data = pair_crops(photos, seed)
+        counts = ", ".join(f"{n} {cls}" for cls, n in data.counts().items())
+        typer.echo(f"{len(data)} crops ({counts}), {int(data.held_out.sum())} held out")
+        net, curve = train_wild_net(data, epochs, seed=seed, progress=_progress("training"),
+                                    on_epoch=lambda e, acc: typer.echo(f"epoch {e + 1}: held-out accuracy {acc:.4f}"))
+    except VisionError as exc:
+        raise UserError(str(exc)) from exc
+    facts = {"folders": [str(f) for f in folders], "crops": len(data), "counts": data.counts(),
+             "held_out": int(data.held_out.sum()), "epochs": epochs, "seed": seed,
+             "held_out_accuracy": [round(a, 4) for a in curve], "minutes": round((time.monotonic() - started) / 60, 1)}
+    typer.echo(f"wrote {save_whole_card_reader(net, out, facts)} (held-out accuracy {curve[-1]:.4f})")
+
+
 def register(app: typer.Typer) -> None:
-    """Add `train`, `train-wilds`, `train-jokers`, `train-joker-words`, `eval`, `eval-rounds` and `eval-joins`
-    to the app."""
+    """Add `train`, `train-wilds`, `train-jokers`, `train-joker-words`, `train-whole-cards`, `eval`, `eval-rounds`
+    and `eval-joins` to the app."""
     app.command("train")(train)
     app.command("train-wilds")(train_wilds)
     app.command("train-jokers")(train_jokers)
     app.command("train-joker-words")(train_joker_words)
+    app.command("train-whole-cards")(train_whole_cards)
     app.command("eval")(evaluate)
     app.command("eval-rounds")(eval_rounds)
     app.command("eval-joins")(eval_joins)
