@@ -57,6 +57,7 @@ from scoring.rules import Rules
 from vision.detection import Detection
 from vision.sharpness import is_blurred, photo_blur
 from vision.stability import CardTracker, StabilityConfig, StableView
+from vision.whole_cards import join_whole_cards, shipped_whole_card_reader
 from vision.video import Frame, VideoSource
 
 DetectFn = Callable[[np.ndarray], list[Detection]]
@@ -216,10 +217,14 @@ def fit_frame(image: np.ndarray, imgsz: int) -> np.ndarray:
 
 def score_view(config: WatchConfig, detections: tuple[Detection, ...], width: int, height: int,
                mode: str, player: int, version: int, name: str = "live view",
-               blur: float | None = None) -> ViewScore:
+               blur: float | None = None, image: np.ndarray | None = None) -> ViewScore:
     """Join the confirmed corners into cards and score them alone as a table or a leftover
-    (`blur`: the frame's `vision.sharpness.photo_blur`, kept on the photo so a blurred one is warned of)."""
+    (`blur`: the frame's `vision.sharpness.photo_blur`, kept on the photo so a blurred one is warned of). Given
+    the frame (`image`), a table's lone corners that the whole-card reader reads as one card are joined, as
+    `handfoot score` does (`vision/whole_cards.py`)."""
     cards = join_for(mode, list(detections), frame=(width, height))
+    if image is not None and mode == TABLE:
+        cards = join_whole_cards(image, cards, shipped_whole_card_reader())
     photo = PhotoCards(Path(name), mode, config.side, width, height, cards, blur=blur)
     side = SideInput(name=config.side)
     pr = score_photo_round(config.rules, config.rules_name, config.round_no, [side], [photo])
@@ -260,7 +265,8 @@ class WatchSession:
         h, w = image.shape[:2]
         if self.score is None or view.version != self.score.version or self.score.mode != self.mode \
                 or self.score.player != self.player:
-            self.score = score_view(self.config, view.detections, w, h, self.mode, self.player, view.version)
+            self.score = score_view(self.config, view.detections, w, h, self.mode, self.player, view.version,
+                                    image=image)
         self.frames_processed += 1
         self.fps.tick()
         shown = (self.score.card_count, self.score.total)
@@ -296,7 +302,7 @@ class WatchSession:
             name = str(image_path)
         h, w = self.image.shape[:2]
         view = score_view(self.config, self.view.detections if self.view else (), w, h, self.mode,
-                          self.player, self.score.version, name, blur=self.blur)
+                          self.player, self.score.version, name, blur=self.blur, image=self.image)
         snap = Snapshot(number, self.frame.time, self.frame.index, view, self.stable, image_path, json_path)
         if image_path is not None and json_path is not None:
             _write_jpeg(image_path, self.image)

@@ -167,7 +167,7 @@ def eval_rounds(
     oracle: bool = typer.Option(False, "--oracle", help="Use each photo's true corner labels instead of the model (measures card joining and layout alone)."),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
     cache: Path = typer.Option(None, "--cache", help="Keep each photo's detections in this folder and reuse them on the next run with the same weights and threshold (for trying joining rules; empty it after changing the detector's code)."),
-    readers: bool = typer.Option(True, "--readers/--no-readers", "--wilds/--no-wilds", help="Name boxes again with the second-look readers (models/ranks.pt for standard ranks, models/wilds.pt for Remastered wilds, models/foot-wilds.pt for Bare Foot wilds and clothing), as `handfoot score` does; --no-readers (or its old name --no-wilds) keeps the detector's names (Bare Foot wilds still by their ink)."),
+    readers: bool = typer.Option(True, "--readers/--no-readers", "--wilds/--no-wilds", help="Name boxes again with the second-look readers (models/ranks.pt for standard ranks, models/wilds.pt for Remastered wilds, models/foot-wilds.pt for Bare Foot wilds and clothing) and join a table's lone corners that the whole-card reader (models/whole-cards.pt) reads as one card, as `handfoot score` does; --no-readers (or its old name --no-wilds) keeps the detector's names (Bare Foot wilds still by their ink)."),
     jokers: bool = typer.Option(True, "--jokers/--no-jokers", help="Group joker boxes into jokers with the joker grouper (models/jokers.pt), as `handfoot score` does; --no-jokers keeps the joining's jokers."),
     turned: bool = typer.Option(True, "--turned/--no-turned", help=_TURNED_HELP),
 ) -> None:
@@ -412,6 +412,38 @@ def _round_photos_read(folders: list[Path], detect, store, progress, keep=lambda
         yield RoundPhoto(image, list(getattr(found, "sure", found)), truth, number)
 
 
+def _reader_trained(folders: list[Path], model: Path | None, cache: Path | None, epochs: int, seed: int, label: str,
+                    crops_of, keep=None, width: int = 1):
+    """Shared by the readers that learn from the detector's boxes on generated round photos: the folders
+    checked, each photo `keep` takes (by its truth; default: `_round_photos_read`'s) detected (or read from
+    `cache`), `crops_of(photos, seed)` cut, and a `wild_net` of `width` trained on them; returns (the net,
+    its crops, and facts of the run: its data, epochs, seed, held-out accuracy after each epoch, minutes)."""
+    import time  # noqa: PLC0415
+
+    from vision.wild_reader import net_width  # noqa: PLC0415
+    from vision.wild_training import train_wild_net  # noqa: PLC0415
+
+    started = time.monotonic()
+    missing = [f for f in folders if not f.is_dir()]
+    if missing:
+        raise UserError(f"{missing[0]} is not a folder (make round photos with `handfoot dataset rounds`)")
+    factory, store = _detector(model, None, cache)
+    detect = store.detect if store is not None else factory()
+    chosen = {} if keep is None else {"keep": keep}
+    try:
+        data = crops_of(_round_photos_read(folders, detect, store, _progress(label), **chosen), seed)
+        counts = ", ".join(f"{n} {cls}" for cls, n in data.counts().items())
+        typer.echo(f"{len(data)} crops ({counts}), {int(data.held_out.sum())} held out")
+        net, curve = train_wild_net(data, epochs, seed=seed, progress=_progress("training"), width=width,
+                                    on_epoch=lambda e, acc: typer.echo(f"epoch {e + 1}: held-out accuracy {acc:.4f}"))
+    except VisionError as exc:
+        raise UserError(str(exc)) from exc
+    facts = {"folders": [str(f) for f in folders], "crops": len(data), "counts": data.counts(),
+             "held_out": int(data.held_out.sum()), "epochs": epochs, "seed": seed, "width": net_width(net),
+             "held_out_accuracy": [round(a, 4) for a in curve], "minutes": round((time.monotonic() - started) / 60, 1)}
+    return net, data, facts
+
+
 def train_joker_words(
     folders: list[Path] = typer.Argument(..., help="Folders made by `handfoot dataset rounds` (round photos with their JSON) holding traditional decks with jokers; never the held-out rounds you measure on."),
     out: Path = typer.Option(None, "--out", help="Where to write the reader's weights (default: models/joker-words.pt)."),
@@ -422,33 +454,15 @@ def train_joker_words(
 ) -> None:
     """Train the joker-word reader: a small network that tells a jack's J from the J beginning a joker's word,
     on wide crops of the detector's own J boxes (CPU, minutes)."""
-    import time  # noqa: PLC0415
-
     from vision.joker_word_training import KIND, word_crops  # noqa: PLC0415
-    from vision.wild_reader import READERS, net_width, save_wild_reader  # noqa: PLC0415
-    from vision.wild_training import train_wild_net  # noqa: PLC0415
+    from vision.wild_reader import READERS, save_wild_reader  # noqa: PLC0415
 
-    missing = [f for f in folders if not f.is_dir()]
-    if missing:
-        raise UserError(f"{missing[0]} is not a folder (make round photos with `handfoot dataset rounds`)")
     spec = READERS[KIND]
-    out = out if out is not None else spec.weights
-    started = time.monotonic()
-    factory, store = _detector(model, None, cache)
-    detect = store.detect if store is not None else factory()
-    try:
-        data = word_crops(_round_photos_read(folders, detect, store, _progress("detecting J boxes")), seed)
-        counts = ", ".join(f"{n} {cls}" for cls, n in data.counts().items())
-        typer.echo(f"{len(data)} crops ({counts}), {int(data.held_out.sum())} held out")
-        net, curve = train_wild_net(data, epochs, seed=seed, progress=_progress("training"), width=spec.width,
-                                    on_epoch=lambda e, acc: typer.echo(f"epoch {e + 1}: held-out accuracy {acc:.4f}"))
-    except VisionError as exc:
-        raise UserError(str(exc)) from exc
-    facts = {"folders": [str(f) for f in folders], "reader": KIND, "crops": len(data), "counts": data.counts(),
-             "held_out": int(data.held_out.sum()), "epochs": epochs, "seed": seed, "width": net_width(net),
-             "held_out_accuracy": [round(a, 4) for a in curve], "minutes": round((time.monotonic() - started) / 60, 1)}
-    path = save_wild_reader(net, out, facts, data.classes, spec.size, spec.margin)
-    typer.echo(f"wrote {path} (held-out accuracy {curve[-1]:.4f})")
+    net, data, facts = _reader_trained(folders, model, cache, epochs, seed, "detecting J boxes", word_crops,
+                                       width=spec.width)
+    path = save_wild_reader(net, out if out is not None else spec.weights, {"reader": KIND, **facts}, data.classes,
+                            spec.size, spec.margin)
+    typer.echo(f"wrote {path} (held-out accuracy {facts['held_out_accuracy'][-1]:.4f})")
 
 
 def train_whole_cards(
@@ -461,33 +475,13 @@ def train_whole_cards(
 ) -> None:
     """Train the whole-card reader: a small network that tells whether two lone corners are one card's, from
     the crop along the line between them (CPU, minutes)."""
-    import time  # noqa: PLC0415
-
     from vision.whole_card_training import pair_crops  # noqa: PLC0415
     from vision.whole_cards import DEFAULT_WHOLE_CARD_WEIGHTS, save_whole_card_reader  # noqa: PLC0415
-    from vision.wild_training import train_wild_net  # noqa: PLC0415
 
-    missing = [f for f in folders if not f.is_dir()]
-    if missing:
-        raise UserError(f"{missing[0]} is not a folder (make round photos with `handfoot dataset rounds`)")
-    out = out if out is not None else DEFAULT_WHOLE_CARD_WEIGHTS
-    started = time.monotonic()
-    factory, store = _detector(model, None, cache)
-    detect = store.detect if store is not None else factory()
-    try:
-        photos = _round_photos_read(folders, detect, store, _progress("detecting table photos"),
+    net, _, facts = _reader_trained(folders, model, cache, epochs, seed, "detecting table photos", pair_crops,
                                     keep=lambda truth: truth.get("kind") == "table")
-        data = pair_crops(photos, seed)
-        counts = ", ".join(f"{n} {cls}" for cls, n in data.counts().items())
-        typer.echo(f"{len(data)} crops ({counts}), {int(data.held_out.sum())} held out")
-        net, curve = train_wild_net(data, epochs, seed=seed, progress=_progress("training"),
-                                    on_epoch=lambda e, acc: typer.echo(f"epoch {e + 1}: held-out accuracy {acc:.4f}"))
-    except VisionError as exc:
-        raise UserError(str(exc)) from exc
-    facts = {"folders": [str(f) for f in folders], "crops": len(data), "counts": data.counts(),
-             "held_out": int(data.held_out.sum()), "epochs": epochs, "seed": seed,
-             "held_out_accuracy": [round(a, 4) for a in curve], "minutes": round((time.monotonic() - started) / 60, 1)}
-    typer.echo(f"wrote {save_whole_card_reader(net, out, facts)} (held-out accuracy {curve[-1]:.4f})")
+    path = save_whole_card_reader(net, out if out is not None else DEFAULT_WHOLE_CARD_WEIGHTS, facts)
+    typer.echo(f"wrote {path} (held-out accuracy {facts['held_out_accuracy'][-1]:.4f})")
 
 
 def register(app: typer.Typer) -> None:

@@ -1,9 +1,8 @@
 """Training the joker-word reader on the detector's J boxes: which boxes become examples, and the command."""
 
-import re
-
 import numpy as np
 import pytest
+from round_commands import assert_folders_named, trained_counts
 
 from vision.detection import Detection, Reading
 from vision.errors import VisionError
@@ -59,21 +58,14 @@ class _WordsAsJs:
 
 def test_train_joker_words_writes_a_reader_that_loads(simple_rounds, tmp_path, monkeypatch, capsys):
     from handfoot.cli import main
-    from handfoot.commands import model_cmd
 
-    monkeypatch.setattr(model_cmd, "_detector", lambda model, conf, cache: (None, _WordsAsJs()))
     out = tmp_path / "words.pt"
-    assert main(["train-joker-words", str(simple_rounds), "--out", str(out), "--epochs", "1"]) == 0
-    said = capsys.readouterr().out
-    jacks, jokers = map(int, re.search(r"\((\d+) J, (\d+) JOKER\)", said).groups())
-    assert jacks > 0 and jokers > 0 and "held-out accuracy" in said
+    jacks, jokers = trained_counts(monkeypatch, capsys, "train-joker-words", simple_rounds, out, _WordsAsJs(),
+                                   ("J", "JOKER"))
+    assert jacks > 0 and jokers > 0
     reader = load_wild_reader(out, "joker-words")
     assert (reader.size, reader.margin) == (READERS["joker-words"].size, READERS["joker-words"].margin)
-    # a folder with no round photos, and one that is not there, are named
-    assert main(["train-joker-words", str(tmp_path), "--out", str(out)]) != 0
-    assert "no round photos" in " ".join(capsys.readouterr().err.split())
-    assert main(["train-joker-words", str(tmp_path / "nowhere"), "--out", str(out)]) != 0
-    assert "nowhere is not a folder" in " ".join(capsys.readouterr().err.split())
+    assert_folders_named(main, "train-joker-words", tmp_path, capsys, out)
 
 
 def test_train_wilds_sends_the_joker_word_reader_to_its_own_command(tmp_path, capsys):

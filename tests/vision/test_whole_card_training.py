@@ -1,9 +1,8 @@
 """Training the whole-card reader on the detector's boxes: which pairs become examples, and the command."""
 
-import re
-
 import numpy as np
 import pytest
+from round_commands import assert_folders_named, trained_counts
 
 from vision.detection import Detection
 from vision.errors import VisionError
@@ -35,21 +34,14 @@ def test_photos_of_hands_give_no_examples():
 
 def test_train_whole_cards_writes_a_reader_that_loads(simple_rounds, tmp_path, monkeypatch, capsys):
     from handfoot.cli import main
-    from handfoot.commands import model_cmd
     from handfoot.round_eval import LabelOracle
 
-    monkeypatch.setattr(model_cmd, "_detector", lambda model, conf, cache: (None, LabelOracle()))
     out = tmp_path / "whole.pt"
-    assert main(["train-whole-cards", str(simple_rounds), "--out", str(out), "--epochs", "1"]) == 0
-    said = capsys.readouterr().out
-    apart, one = map(int, re.search(r"\((\d+) APART, (\d+) ONE\)", said).groups())
-    assert apart > 0 and one > 0 and "held-out accuracy" in said
+    apart, one = trained_counts(monkeypatch, capsys, "train-whole-cards", simple_rounds, out, LabelOracle(),
+                                ("APART", "ONE"))
+    assert apart > 0 and one > 0
     assert load_whole_card_reader(out).size == CROP_SIZE
-    # a folder with no round photos, and one that is not there, are named
-    assert main(["train-whole-cards", str(tmp_path), "--out", str(out)]) != 0
-    assert "no round photos" in " ".join(capsys.readouterr().err.split())
-    assert main(["train-whole-cards", str(tmp_path / "nowhere"), "--out", str(out)]) != 0
-    assert "nowhere is not a folder" in " ".join(capsys.readouterr().err.split())
+    assert_folders_named(main, "train-whole-cards", tmp_path, capsys, out)
 
 
 def test_a_file_of_another_reader_is_refused_by_name(tmp_path):
