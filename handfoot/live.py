@@ -57,8 +57,8 @@ from scoring.rules import Rules
 from vision.detection import Detection
 from vision.sharpness import is_blurred, photo_blur
 from vision.stability import CardTracker, StabilityConfig, StableView
-from vision.whole_cards import join_whole_cards, shipped_whole_card_reader
 from vision.video import Frame, VideoSource
+from vision.whole_cards import join_whole_cards, shipped_whole_card_reader
 
 DetectFn = Callable[[np.ndarray], list[Detection]]
 

@@ -212,10 +212,10 @@ def name_wilds(image: np.ndarray, detections: list[Detection], family: str, wild
 def read_photo(path: Path, role: str, side: str, detect: DetectFn, family: str = "standard",
                wilds: bool = True, jokers: bool = True) -> PhotoCards:
     """Load a photo (EXIF honoured), detect corners, name wilds (`name_wilds`) and join them into cards
-    (`join_for`, jokers grouped again where `jokers`); on a table photo, with the readers (`wilds`), two lone
-    corners that the whole-card reader reads as one card are joined (`vision/whole_cards.py`). On a table photo the detector's unsure boxes
-    that its lines of indices call for are taken too (`vision/gaps.py`). How blurred the photo is
-    (`PhotoCards.blur`) is measured on the detector's sure boxes."""
+    (`join_for`, jokers grouped again where `jokers`). On a table photo the detector's unsure boxes that its
+    lines of indices call for are taken too (`vision/gaps.py`), and, with the readers (`wilds`), two lone
+    corners that the whole-card reader reads as one card are joined (`vision/whole_cards.py`). How blurred
+    the photo is (`PhotoCards.blur`) is measured on the detector's sure boxes."""
     image = load_image(path)
     found = detect(image)
     taken: list[Detection] = []

@@ -45,7 +45,8 @@ CLASSES = ("APART", "ONE")
 CROP_SIZE = (64, 32)  # width along the line, height across it (pixels)
 CROP_MARGIN = 0.6  # index sizes the crop reaches beyond each index centre, along the line
 CROP_BAND = 0.5  # the crop's height as a share of its length
-ONE_CARD_ODDS = 0.9  # pairs read as one card at these odds or more are joined
+ONE_CARD_ODDS = 0.9  # pairs read as one card at these odds or more are joined (held-out rounds: all 17 joins
+# right; 0.5 joined a 2 away on `dev13`: models/README.md, "Two lone corners of one whole card")
 MAX_SIZE_RATIO = 1.3  # the two boxes' sizes (longer sides) ...
 MAX_SHAPE_RATIO = 1.3  # ... and shapes (height over width) differ by at most these factors
 SPAN = (1.4, 7.0)  # index sizes between the two centres
