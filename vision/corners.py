@@ -258,7 +258,7 @@ def dedupe(detections: list[Detection], iou: float = 0.6, nested: float = 0.7) -
     return kept
 
 
-def _aspect(det: Detection) -> float:
+def box_aspect(det: Detection) -> float:
     x1, y1, x2, y2 = det.box
     w, h = max(x2 - x1, 1e-6), max(y2 - y1, 1e-6)
     return h / w
@@ -277,7 +277,7 @@ def direction_ok(a: Detection, b: Detection, clear_aspect: float) -> bool:
     runs against it; ambiguous (square-ish, rotated) boxes accept any line,
     and so do two-digit ranks' boxes short of `SIDE_BY_SIDE_CLEAR` (`SIDE_BY_SIDE`).
     """
-    aspects = (_aspect(a), _aspect(b))
+    aspects = (box_aspect(a), box_aspect(b))
     if a.cls in SIDE_BY_SIDE and b.cls in SIDE_BY_SIDE and all(r < SIDE_BY_SIDE_CLEAR for r in aspects):
         return True
     portrait = all(r >= clear_aspect for r in aspects)
@@ -315,7 +315,7 @@ def _alike(d: Detection, a: Detection, b: Detection, tol: float = 0.25) -> bool:
     for other in (a, b):
         if abs(d.size - other.size) > tol * other.size:
             return False
-        ra, rd = _aspect(other), _aspect(d)
+        ra, rd = box_aspect(other), box_aspect(d)
         if max(ra, rd) / min(ra, rd) > 1.0 + tol:
             return False
     return True
@@ -444,7 +444,7 @@ def _face_frames(a: Detection, b: Detection, axis: float | None, cfg: JoinConfig
     diag = math.atan2(dy, dx)
     off = math.radians(cfg.face_angle)
     options = [diag + off, diag - off]
-    aspects = (_aspect(a), _aspect(b))
+    aspects = (box_aspect(a), box_aspect(b))
     if all(r >= cfg.clear_aspect for r in aspects):
         ref, period = math.pi / 2, math.pi  # tall indices: the long side runs near the vertical
     elif all(r <= 1.0 / cfg.clear_aspect for r in aspects):
@@ -482,7 +482,7 @@ def _inside_face(
 
 def _turn(d: Detection, clear_aspect: float) -> int:
     """+1 for a clearly tall index box, -1 for a clearly wide one, 0 when unclear."""
-    r = _aspect(d)
+    r = box_aspect(d)
     return 1 if r >= clear_aspect else -1 if r <= 1.0 / clear_aspect else 0
 
 
@@ -495,7 +495,7 @@ def _turned_alike(d: Detection, a: Detection, b: Detection, cfg: JoinConfig) -> 
         return turns == {mine}
     if mine != 0:
         return False
-    ratios = [max(_aspect(d), _aspect(x)) / min(_aspect(d), _aspect(x)) for x in (a, b)]
+    ratios = [max(box_aspect(d), box_aspect(x)) / min(box_aspect(d), box_aspect(x)) for x in (a, b)]
     return max(ratios) <= cfg.max_aspect_ratio
 
 
@@ -1118,7 +1118,7 @@ def _candidate_pairs(
             if not cfg.min_ratio <= ratio <= cfg.max_ratio:
                 continue
             as_found = cfg.joker_shapes_found and a.cls in FREE_SHAPE and b.cls in FREE_SHAPE
-            ra, rb = (_aspect(raw[i]), _aspect(raw[j])) if as_found else (_aspect(a), _aspect(b))
+            ra, rb = (box_aspect(raw[i]), box_aspect(raw[j])) if as_found else (box_aspect(a), box_aspect(b))
             if max(ra, rb) / min(ra, rb) > cfg.max_aspect_ratio:
                 continue
             if ((cfg.joker_direction or a.cls not in FREE_SHAPE) and not direction_ok(a, b, cfg.clear_aspect)
@@ -1314,7 +1314,7 @@ def _free_sized(
     (how the card is turned) is the median of the nearest fixed-shape
     indices' shapes. With no refs, faces are kept.
     """
-    shapes = [(d.center, math.log(_aspect(d))) for d in faces if d.cls not in FREE_SHAPE]
+    shapes = [(d.center, math.log(box_aspect(d))) for d in faces if d.cls not in FREE_SHAPE]
     if not refs or not shapes:
         return list(faces)
     out = []

@@ -42,7 +42,7 @@ def pair_crops(photos: Iterable[RoundPhoto], seed: int = 0) -> WildCrops:
         for i, a in enumerate(boxes):
             for j in range(i + 1, len(boxes)):
                 b = boxes[j]
-                if not could_be_one_card(a, b, [d for k, d in enumerate(boxes) if k not in (i, j)]):
+                if not could_be_one_card(a, b, boxes):
                     continue
                 one = owners[i] is not None and owners[i] == owners[j]
                 for copy in range(1 + (ONE_COPIES if one else 0)):

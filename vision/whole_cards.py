@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.checkpoints import load_checkpoint, save_checkpoint
-from vision.corners import direction_ok
+from vision.corners import box_aspect, direction_ok
 from vision.detection import BACK, JOKER, Card, Detection, box_iou
 
 DEFAULT_WHOLE_CARD_WEIGHTS = Path(__file__).resolve().parent.parent / "models" / "whole-cards.pt"
@@ -78,19 +78,15 @@ def diagonal_crop(image: np.ndarray, a: tuple[float, ...], b: tuple[float, ...],
     return cv2.warpAffine(image, warp, (width, height), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
 
-def _aspect(d: Detection) -> float:
-    x1, y1, x2, y2 = d.box
-    return max(y2 - y1, 1e-3) / max(x2 - x1, 1e-3)
-
-
 def could_be_one_card(a: Detection, b: Detection, others: Sequence[Detection]) -> bool:
     """Whether two index boxes could be one card's two corners by their geometry alone (module doc); `others`
-    are the photo's other boxes."""
+    are the photo's boxes (a and b among them or not: a box overlapping either by `SAME_BOX_IOU` is that
+    corner, not one lying between)."""
     if a.cls in (JOKER, BACK) or b.cls in (JOKER, BACK):
         return False
     if max(a.size, b.size) > MAX_SIZE_RATIO * min(a.size, b.size):
         return False
-    if max(_aspect(a), _aspect(b)) > MAX_SHAPE_RATIO * min(_aspect(a), _aspect(b)):
+    if max(box_aspect(a), box_aspect(b)) > MAX_SHAPE_RATIO * min(box_aspect(a), box_aspect(b)):
         return False
     if not SPAN[0] <= math.dist(a.center, b.center) / ((a.size + b.size) / 2) <= SPAN[1]:
         return False
@@ -137,7 +133,7 @@ def lone_pairs(cards: Sequence[Card]) -> list[tuple[int, int]]:
             a, b = cards[i].corners[0], cards[j].corners[0]
             if a.cls != b.cls and a.cls in WILD_CLASSES and b.cls in WILD_CLASSES:
                 continue
-            if could_be_one_card(a, b, [d for d in boxes if d is not a and d is not b]):
+            if could_be_one_card(a, b, boxes):
                 pairs.append((i, j))
     return pairs
 
