@@ -144,6 +144,10 @@ class JoinConfig:
     # deck's cards at 4.8-4.9, dev11 round 128 side 2; a shorter run of other ranks' pairs is fan steps; 1: off)
     duplicate_iou: float = 0.6  # overlapping boxes of any class are one detection
     nested_joker: float = 0.7  # ... and so are joker boxes this much (of the smaller's area) inside each other
+    nested_index: float = 0.8  # ... and two boxes of any other class this much inside each other (a large index
+    # boxed alone and with the next card's index below it: aisleriot-tango-nuevo 9s and Qs, held-out round 176
+    # side 1: 88 such pairs among the sure boxes of five generated round sets, 80 on one true index and 8 on
+    # none; 0: off)
     cross_class_penalty: float = 0.2
     step_tolerance: float = 0.45  # index sizes: how near a third index must be to mark a fan step
     axis_radius: float = 6.0  # index sizes: fan steps this near tell how cards are turned
@@ -236,21 +240,27 @@ HAND_PHOTO = JoinConfig(hand_fans=True, joker_direction=False, clear_aspect=2.0,
                         joker_shapes_found=True)
 
 
-def dedupe(detections: list[Detection], iou: float = 0.6, nested: float = 0.7) -> list[Detection]:
+def dedupe(
+    detections: list[Detection], iou: float = 0.6, nested: float = 0.7, nested_index: float = 0.0
+) -> list[Detection]:
     """Drop a detection that overlaps a more confident one (any class) by `iou` or more.
 
     The detector's own suppression is per class, so one index can come back
     as two classes; it is still one corner. A joker box that lies for the
     most part (`nested` of its area) inside a surer joker box, or holds one,
     is the same mark too: a joker's stacked letters come back as the whole
-    word and as part of it.
+    word and as part of it. So is any other box lying `nested_index` of its
+    area inside a surer box of its class, or holding one (0: off): a large
+    index comes back alone and boxed with the top of the next card's index
+    below it.
     """
     kept: list[Detection] = []
     for det in sorted(detections, key=lambda d: d.conf, reverse=True):
         if any(box_iou(det.box, k.box) >= iou for k in kept):
             continue
-        if det.cls in FREE_SHAPE and any(
-            k.cls == det.cls and max(share_inside(det.box, k.box), share_inside(k.box, det.box)) >= nested
+        limit = nested if det.cls in FREE_SHAPE else nested_index
+        if limit and any(
+            k.cls == det.cls and max(share_inside(det.box, k.box), share_inside(k.box, det.box)) >= limit
             for k in kept
         ):
             continue
@@ -1352,7 +1362,7 @@ def _first_pass(faces: list[Detection], cfg: JoinConfig,
 def estimate_diagonal_ratio(detections: list[Detection], config: JoinConfig | None = None) -> float | None:
     """Median corner-distance ratio of the photo's joined fixed-shape pairs, or None if too few."""
     cfg = config or JoinConfig()
-    dets = [d for d in dedupe(detections, cfg.duplicate_iou, cfg.nested_joker) if d.cls != BACK]
+    dets = [d for d in dedupe(detections, cfg.duplicate_iou, cfg.nested_joker, cfg.nested_index) if d.cls != BACK]
     ratios = _fixed_ratios(*_first_pass(dets, cfg))
     return _median(ratios) if len(ratios) >= cfg.adapt_min_pairs else None
 
@@ -1629,7 +1639,7 @@ def join_corners(detections: list[Detection], config: JoinConfig | None = None) 
     sorted top to bottom, then left to right, by their first corner.
     """
     cfg = config or JoinConfig()
-    dets = dedupe(detections, cfg.duplicate_iou, cfg.nested_joker)
+    dets = dedupe(detections, cfg.duplicate_iou, cfg.nested_joker, cfg.nested_index)
     backs = [d for d in dets if d.cls == BACK]
     faces = [d for d in dets if d.cls != BACK]
     twins = _edge_twins(faces, cfg)

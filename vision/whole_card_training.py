@@ -36,7 +36,7 @@ def pair_crops(photos: Iterable[RoundPhoto], seed: int = 0) -> WildCrops:
     for photo in photos:
         if photo.truth.get("kind") != "table":
             continue
-        boxes = dedupe(photo.boxes, cfg.duplicate_iou, cfg.nested_joker)
+        boxes = dedupe(photo.boxes, cfg.duplicate_iou, cfg.nested_joker, cfg.nested_index)
         owners = [true_card_under(d.box, photo.truth) for d in boxes]
         back = photo.round_number % HOLD_OUT_EVERY == 0
         for i, a in enumerate(boxes):

@@ -844,8 +844,10 @@ def test_joker_box_inside_another_joker_box_is_one_mark():
     whole = Detection("JOKER", 0.64, (926, 362, 941, 410))
     part = Detection("JOKER", 0.55, (929, 364, 939, 397))
     assert dedupe([whole, part]) == [whole]
-    # two 7s of one column never lie inside each other, and are kept
-    assert len(dedupe([Detection("7", 0.6, (926, 362, 941, 410)), Detection("7", 0.5, (929, 364, 939, 397))])) == 2
+    # three quarters of a box inside the other: one joker mark, but two 7s (the nested index rule asks 0.8)
+    upper, lower = (926, 362, 941, 410), (926, 380, 941, 420)
+    assert len(dedupe([Detection("JOKER", 0.6, upper), Detection("JOKER", 0.5, lower)], nested_index=0.8)) == 1
+    assert len(dedupe([Detection("7", 0.6, upper), Detection("7", 0.5, lower)], nested_index=0.8)) == 2
 
 
 def _small_index_column(cls: str, n: int, x: float, rng: random.Random, *, step: float = 26.0, drift: float = 6.0,
