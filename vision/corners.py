@@ -161,6 +161,12 @@ class JoinConfig:
     axis_margin: float = 20.0  # degrees: a pair this close to square to a fan is two cards
     along_margin: float = 8.0  # degrees: ... and so is a pair this close to along it (one column)
     along_min_steps: int = 3  # ... when at least this many fan middles (counted from both ends) show the fan
+    handed: float = 0.1  # tables: ... and so is a pair crossing the column the way no card's diagonal does
+    # (`_wrong_handed`), by this much (the product of its shares along and across the column; 0.1: 6 degrees
+    # off the column or more): two 2s of large-index decks in two columns, tango62 round 1 side 2 (0: off).
+    handed_aspect: float = 1.1  # ... only where both boxes are this much taller than wide (or wider than tall)
+    handed_degrees: float = 30.0  # ... and the fan runs within this many degrees of their long side: cards
+    # fanned along their short side (table-webcam's real photos) turn the fan a quarter off
     joker_beyond_degrees: float = 25.0  # tables: a joker box one step beyond a pair makes it a fan's steps only
     # when the pair runs this near the local fan (0: always)
     wild_rows: bool = True  # tables: ... and so does a wild (2, wild 20 or 50) of the pair's own rank, where the
@@ -699,6 +705,32 @@ def _off_a_fan(a: Detection, b: Detection, axes: tuple[float, float, int], cfg: 
     return angle > 90.0 - cfg.axis_margin or (angle < cfg.along_margin and axes[2] >= cfg.along_min_steps)
 
 
+def _wrong_handed(a: Detection, b: Detection, axes: tuple[float, float, int], cfg: JoinConfig) -> bool:
+    """True when the line a-b crosses the local column the way no card's diagonal does (`JoinConfig.handed`).
+
+    A card prints its indices at its top-left and bottom-right corners, and either way up the line between
+    them runs from upper left to lower right seen along its long side; one running from upper right to lower
+    left joins two cards (the same rank in two columns). The local fan is taken for the cards' long side only
+    where both index boxes say so: taller than wide (or wider than tall) by `handed_aspect`, the fan within
+    `handed_degrees` of upright (or of level). Cards fanned along their short side, as in a hand or some
+    real tables, turn the fan a quarter off and are left alone, as are boxes seen at a slant. Jokers are left
+    out (a design may print its mark at any corner) and so are threes, laid in a row across the steps near them.
+    """
+    if cfg.handed <= 0 or JOKER in (a.cls, b.cls) or a.cls in ROWED or b.cls in ROWED:
+        return False
+    axis = _steady_axis(axes, cfg.fan_veto_share)
+    if axis is None:
+        return False
+    (ux, uy), (dx, dy) = (math.cos(axis), math.sin(axis)), _span(a, b)[1]
+    near = math.cos(math.radians(cfg.handed_degrees))
+    tall = min(box_aspect(a), box_aspect(b)) >= cfg.handed_aspect and abs(uy) >= near
+    wide = max(box_aspect(a), box_aspect(b)) <= 1.0 / cfg.handed_aspect and abs(ux) >= near
+    if not (tall or wide):
+        return False
+    along, across = dx * ux + dy * uy, dy * ux - dx * uy  # across: onto the axis turned a quarter
+    return along * across > cfg.handed * max(dx * dx + dy * dy, 1e-9)
+
+
 def _beyond_counts(a: Detection, b: Detection, axis: float | None, cfg: JoinConfig) -> bool:
     """Whether a joker box one step beyond the pair a-b marks it as a fan's steps (and, with
     `JoinConfig.wild_rows`, a wild of the pair's own rank there): always in a hand and where no steady fan
@@ -1136,7 +1168,7 @@ def _candidate_pairs(
                 continue
             (ca, sa_, na), (cb, sb_, nb) = axes[i], axes[j]
             around = (ca + cb, sa_ + sb_, na + nb)  # the fans near either corner
-            if not cfg.hand_fans and _off_a_fan(a, b, around, cfg):
+            if not cfg.hand_fans and (_off_a_fan(a, b, around, cfg) or _wrong_handed(a, b, around, cfg)):
                 continue
             cost = _ratio_misfit(ratio, expected) + (cfg.cross_class_penalty if cross else 0.0)
             if cost > cfg.max_cost:
