@@ -344,11 +344,17 @@ def _round_photos(folders: list[Path], detect, store, progress) -> list:
     return out
 
 
+# Options of the commands that train on the detector's boxes of generated round photos (one object serves each).
+_ROUND_PHOTOS_CACHE = typer.Option(
+    None, "--cache", help="Keep (and reuse) each photo's detections in this folder, as `eval-rounds --cache` does.")
+_CROPS_SEED = typer.Option(0, "--seed", help="Seed of the copies' jitter, the batches' order and the starting weights.")
+
+
 def train_jokers(
     folders: list[Path] = typer.Argument(..., help="Folders made by `handfoot dataset rounds` (round photos with their JSON); never the held-out rounds you measure on."),
     out: Path = typer.Option(Path("models/jokers.pt"), "--out", help="Where to write the joker grouper's weights."),
     model: Path = typer.Option(None, "--model", help="Detector weights whose boxes it learns from (default: models/cards.pt)."),
-    cache: Path = typer.Option(None, "--cache", help="Keep (and reuse) each photo's detections in this folder, as `eval-rounds --cache` does."),
+    cache: Path = _ROUND_PHOTOS_CACHE,
     epochs: int = typer.Option(300, "--epochs", min=1, help="Number of epochs over the pairs."),
     seed: int = typer.Option(0, "--seed", help="Seed of the batches' order and the starting weights."),
     beside: Path = typer.Option(None, "--beside", help="A joker grouper file to keep beside the new network: the file written holds both, and their odds are averaged (models/jokers.pt was made so, beside the grouper trained on leg 22's boxes)."),
@@ -448,9 +454,9 @@ def train_joker_words(
     folders: list[Path] = typer.Argument(..., help="Folders made by `handfoot dataset rounds` (round photos with their JSON) holding traditional decks with jokers; never the held-out rounds you measure on."),
     out: Path = typer.Option(None, "--out", help="Where to write the reader's weights (default: models/joker-words.pt)."),
     model: Path = typer.Option(None, "--model", help="Detector weights whose J boxes it learns from (default: models/cards.pt)."),
-    cache: Path = typer.Option(None, "--cache", help="Keep (and reuse) each photo's detections in this folder, as `eval-rounds --cache` does."),
+    cache: Path = _ROUND_PHOTOS_CACHE,
     epochs: int = typer.Option(15, "--epochs", min=1, help="Number of epochs."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the copies' jitter, the batches' order and the starting weights."),
+    seed: int = _CROPS_SEED,
 ) -> None:
     """Train the joker-word reader: a small network that tells a jack's J from the J beginning a joker's word,
     on wide crops of the detector's own J boxes (CPU, minutes)."""
@@ -469,9 +475,9 @@ def train_whole_cards(
     folders: list[Path] = typer.Argument(..., help="Folders made by `handfoot dataset rounds` (round photos with their JSON); never the held-out rounds you measure on."),
     out: Path = typer.Option(None, "--out", help="Where to write the reader's weights (default: models/whole-cards.pt)."),
     model: Path = typer.Option(None, "--model", help="Detector weights whose boxes it learns from (default: models/cards.pt)."),
-    cache: Path = typer.Option(None, "--cache", help="Keep (and reuse) each photo's detections in this folder, as `eval-rounds --cache` does."),
+    cache: Path = _ROUND_PHOTOS_CACHE,
     epochs: int = typer.Option(12, "--epochs", min=1, help="Number of epochs."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the copies' jitter, the batches' order and the starting weights."),
+    seed: int = _CROPS_SEED,
 ) -> None:
     """Train the whole-card reader: a small network that tells whether two lone corners are one card's, from
     the crop along the line between them (CPU, minutes)."""
