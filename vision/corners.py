@@ -274,6 +274,11 @@ def dedupe(
     return kept
 
 
+def deduped(detections: list[Detection], cfg: JoinConfig) -> list[Detection]:
+    """`dedupe` at the thresholds of `cfg` (`duplicate_iou`, `nested_joker`, `nested_index`), as the joining dedupes."""
+    return dedupe(detections, cfg.duplicate_iou, cfg.nested_joker, cfg.nested_index)
+
+
 def box_aspect(det: Detection) -> float:
     x1, y1, x2, y2 = det.box
     w, h = max(x2 - x1, 1e-6), max(y2 - y1, 1e-6)
@@ -1394,7 +1399,7 @@ def _first_pass(faces: list[Detection], cfg: JoinConfig,
 def estimate_diagonal_ratio(detections: list[Detection], config: JoinConfig | None = None) -> float | None:
     """Median corner-distance ratio of the photo's joined fixed-shape pairs, or None if too few."""
     cfg = config or JoinConfig()
-    dets = [d for d in dedupe(detections, cfg.duplicate_iou, cfg.nested_joker, cfg.nested_index) if d.cls != BACK]
+    dets = [d for d in deduped(detections, cfg) if d.cls != BACK]
     ratios = _fixed_ratios(*_first_pass(dets, cfg))
     return _median(ratios) if len(ratios) >= cfg.adapt_min_pairs else None
 
@@ -1671,7 +1676,7 @@ def join_corners(detections: list[Detection], config: JoinConfig | None = None) 
     sorted top to bottom, then left to right, by their first corner.
     """
     cfg = config or JoinConfig()
-    dets = dedupe(detections, cfg.duplicate_iou, cfg.nested_joker, cfg.nested_index)
+    dets = deduped(detections, cfg)
     backs = [d for d in dets if d.cls == BACK]
     faces = [d for d in dets if d.cls != BACK]
     twins = _edge_twins(faces, cfg)

@@ -1,7 +1,7 @@
 """Train the whole-card reader (`vision/whole_cards.py`) on the detector's own boxes on generated table photos.
 
 Its examples are every pair of the detector's sure boxes (after the joining's
-overlap filter, `vision.corners.dedupe`) on a generated round's table photo
+overlap filter, `vision.corners.deduped`) on a generated round's table photo
 (`handfoot dataset rounds`, JSON `kind` "table") that `could_be_one_card`,
 named ONE where both lie on one true card's corners and APART otherwise,
 and cropped as the reader crops (`diagonal_crop`). The pairs the product
@@ -18,7 +18,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from vision.corners import JoinConfig, dedupe
+from vision.corners import JoinConfig, deduped
 from vision.errors import VisionError
 from vision.joker_word_training import RoundPhoto, true_card_under
 from vision.whole_cards import CLASSES, could_be_one_card, diagonal_crop
@@ -36,7 +36,7 @@ def pair_crops(photos: Iterable[RoundPhoto], seed: int = 0) -> WildCrops:
     for photo in photos:
         if photo.truth.get("kind") != "table":
             continue
-        boxes = dedupe(photo.boxes, cfg.duplicate_iou, cfg.nested_joker, cfg.nested_index)
+        boxes = deduped(photo.boxes, cfg)
         owners = [true_card_under(d.box, photo.truth) for d in boxes]
         back = photo.round_number % HOLD_OUT_EVERY == 0
         for i, a in enumerate(boxes):
