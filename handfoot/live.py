@@ -55,6 +55,7 @@ from handfoot.photo_round import (
 from handfoot.report import result_to_dict
 from scoring.rules import Rules
 from vision.detection import Detection
+from vision.ink import has_colour
 from vision.sharpness import is_blurred, photo_blur
 from vision.stability import CardTracker, StabilityConfig, StableView
 from vision.video import Frame, VideoSource
@@ -220,12 +221,13 @@ def score_view(config: WatchConfig, detections: tuple[Detection, ...], width: in
                blur: float | None = None, image: np.ndarray | None = None) -> ViewScore:
     """Join the confirmed corners into cards and score them alone as a table or a leftover
     (`blur`: the frame's `vision.sharpness.photo_blur`, kept on the photo so a blurred one is warned of). Given
-    the frame (`image`), a table's lone corners that the whole-card reader reads as one card are joined, as
+    the frame (`image`), a grey one is warned of where ink would name a card, and a table's lone corners that the whole-card reader reads as one card are joined, as
     `handfoot score` does (`vision/whole_cards.py`)."""
     cards = join_for(mode, list(detections), frame=(width, height))
     if image is not None and mode == TABLE:
         cards = join_whole_cards(image, cards, shipped_whole_card_reader())
-    photo = PhotoCards(Path(name), mode, config.side, width, height, cards, blur=blur)
+    photo = PhotoCards(Path(name), mode, config.side, width, height, cards, blur=blur,
+                       colour=image is None or has_colour(image))
     side = SideInput(name=config.side)
     pr = score_photo_round(config.rules, config.rules_name, config.round_no, [side], [photo])
     return ViewScore(version, mode, player, photo, pr)

@@ -42,7 +42,8 @@ from vision.detection import Card, Detection, Reading
 from vision.face_letters import drop_face_letters
 from vision.gaps import lines_filled
 from vision.imageio import check_image, load_image
-from vision.ink import HAND_BLACK_AT, RED_AT, THREES, laid_threes, recolour_foot_wilds, recolour_threes
+from vision.ink import (FOOT_WILDS, HAND_BLACK_AT, RED_AT, THREES, has_colour, laid_threes, recolour_foot_wilds,
+                        recolour_threes)
 from vision.joker_faces import drop_joker_faces
 from vision.joker_groups import shipped_joker_grouper
 from vision.joker_words import drop_joker_letters, word_jokers
@@ -147,6 +148,7 @@ class PhotoCards:
     group: dict[int, int] = field(default_factory=dict)  # card index -> table group index
     notes: list[str] = field(default_factory=list)
     blur: float | None = None  # `vision.sharpness.photo_blur` of its sure boxes (None: too few to say)
+    colour: bool = True  # False: a grey photo (`vision.ink.has_colour`), where no card can be named by its ink
 
 
 def join_for(role: str, detections: list[Detection], jokers: bool = True,
@@ -232,7 +234,7 @@ def read_photo(path: Path, role: str, side: str, detect: DetectFn, family: str =
     cards = join_for(role, detections, jokers, (width, height))
     if wilds and role == TABLE:
         cards = join_whole_cards(image, cards, shipped_whole_card_reader())
-    photo = PhotoCards(Path(path), role, side, width, height, cards, blur=blur)
+    photo = PhotoCards(Path(path), role, side, width, height, cards, blur=blur, colour=has_colour(image))
     if taken:
         photo.notes.append(f"{len(taken)} unsure {'index' if len(taken) == 1 else 'indices'} taken where a column's "
                            "even spacing calls for a card (under the detector's threshold): check them on the picture")
@@ -459,6 +461,24 @@ def blurred_message(photo: PhotoCards) -> str:
             "camera still and photograph it again")
 
 
+def ink_named(family: str) -> tuple[str, ...]:
+    """The classes a deck `family` tells apart by ink alone on some of its designs (DESIGN.md): red and black 3s,
+    and Bare Foot's blue 20-point and red 50-point wilds."""
+    return THREES + FOOT_WILDS if family == "barefoot" else THREES
+
+
+def colourless_message(photo: PhotoCards, family: str) -> str | None:
+    """The warning for a grey photo holding cards that ink tells apart (`ink_named`); None where it needs none."""
+    named = sorted({c.cls for c in photo.cards} & set(ink_named(family)))
+    if photo.colour or not named:
+        return None
+    count = sum(c.cls in named for c in photo.cards)
+    inks = "the colour of a 3" + (" and of a foot wild" if family == "barefoot" else "")
+    return (f"{photo.role} photo {photo.path.name} has no colour, so {inks} could only be guessed from its print "
+            f"({count} {'card' if count == 1 else 'cards'}: {' '.join(named)}): check them on the picture, or "
+            "photograph it again in colour")
+
+
 def build_side(rules: Rules, side: SideInput, photos: list[PhotoCards]) -> tuple[SideRound, list[Finding]]:
     """Typed cards plus photo cards -> the SideRound to score, and the photo findings."""
     deck = deck_layout(rules)
@@ -474,6 +494,8 @@ def build_side(rules: Rules, side: SideInput, photos: list[PhotoCards]) -> tuple
             findings.append(Finding(WARNING, f"{photo.role} photo {photo.path.name}: no cards found", side.name))
         if is_blurred(photo.blur):
             findings.append(Finding(WARNING, blurred_message(photo), side.name))
+        if (grey := colourless_message(photo, rules.family)) is not None:
+            findings.append(Finding(WARNING, grey, side.name))
         if photo.role == TABLE:
             findings.extend(_place_table(rules, deck, photo, groups))
     left_photos = [p for p in photos if p.role == LEFTOVER]
@@ -622,6 +644,7 @@ def photo_to_dict(photo: PhotoCards) -> dict[str, Any]:
         "cards": [card_to_dict(c, photo, i) for i, c in enumerate(photo.cards)],
         "notes": list(photo.notes),
         "blur": None if photo.blur is None else round(photo.blur, 4),
+        "colour": photo.colour,
     }
 
 
@@ -736,6 +759,9 @@ def inputs_from_dict(data: Any, source: str) -> tuple[str, int, list[SideInput],
         blur = p.get("blur")
         if blur is not None and (isinstance(blur, bool) or not isinstance(blur, (int, float))):
             raise UserError(f"{w}: 'blur' is a number or null, not {blur!r}")
+        colour = p.get("colour", True)
+        if not isinstance(colour, bool):
+            raise UserError(f"{w}: 'colour' is true or false, not {colour!r}")
         photos.append(PhotoCards(
             path=Path(_need(p, "path", str, w)),
             role=role,
@@ -744,6 +770,7 @@ def inputs_from_dict(data: Any, source: str) -> tuple[str, int, list[SideInput],
             height=int(p.get("height", 0)),
             cards=cards,
             blur=None if blur is None else float(blur),
+            colour=colour,
         ))
     return rules_name, round_no, sides, photos
 

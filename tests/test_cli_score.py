@@ -161,6 +161,67 @@ def test_a_bad_blur_figure_in_a_result_file_is_a_clean_error(tmp_path, fake, cap
     assert status == 2 and "photos[0]: 'blur' is a number or null" in err and "Traceback" not in err
 
 
+def _colour_photo(fake, path: Path, detections, width: int) -> Path:
+    """A colour photo (a green cloth along its foot) read as `detections`: each red 3's box white paper with
+    red ink across its middle."""
+    pixels = np.full((700, width, 3), 90, np.uint8)
+    pixels[650:] = (40, 110, 60)
+    for d in detections:
+        if d.cls == "3R":
+            x1, y1, x2, y2 = (round(v) for v in d.box)
+            pixels[y1:y2, x1:x2] = 240
+            pixels[y1 + (y2 - y1) // 3 : y2 - (y2 - y1) // 3, x1 + 2 : x2 - 2] = (200, 20, 30)
+    Image.fromarray(pixels).save(path)
+    fake.detector.by_width[width] = detections
+    return path
+
+
+def _colourless(data: dict) -> list[dict]:
+    return [f for side in data["sides"] for f in side["findings"] if "has no colour" in f["message"]]
+
+
+def test_a_grey_photo_holding_a_three_is_a_warning_that_rescore_keeps(tmp_path, fake, capsys):
+    grey = fake(tmp_path / "grey.png", TABLE_DETS, 1030)  # the fake's photos are grey
+    status, out, _ = run(capsys, "score", grey, "--rules", RULES, "--round", 1, "--json", "--out", tmp_path / "o")
+    data = json.loads(out)
+    (warning,) = _colourless(data)
+    assert status == 0 and warning["level"] == "warning"  # the cards as read are still scored
+    assert "grey.png" in warning["message"] and "1 card: 3R" in warning["message"]
+    assert "foot wild" not in warning["message"] and "in colour" in warning["message"]
+    assert data["photos"][0]["colour"] is False
+    status, out, _ = run(capsys, "rescore", tmp_path / "o" / "result.json")  # no photo needed: the saved flag speaks
+    assert status == 0 and "has no colour" in out
+
+    coloured = _colour_photo(fake, tmp_path / "colour.png", TABLE_DETS, 1031)
+    status, out, _ = run(capsys, "score", coloured, "--rules", RULES, "--round", 1, "--json")
+    data = json.loads(out)
+    assert status == 0 and not _colourless(data) and data["photos"][0]["colour"] is True
+
+
+def test_a_grey_photo_warns_only_of_cards_that_ink_names_in_its_family(tmp_path, fake, capsys):
+    no_threes = fake(tmp_path / "nothrees.png", column(["4"] * 7, 100, 100), 1032)
+    status, out, _ = run(capsys, "score", no_threes, "--rules", RULES, "--round", 1, "--json")
+    assert status == 0 and not _colourless(json.loads(out))
+
+    table = fake(tmp_path / "t.png", column(["4"] * 7, 100, 100), 1033)
+    hand = fake(tmp_path / "h.png", card_corners("WILD50", 100, 100) + card_corners("9", 300, 100), 1034)
+    status, out, _ = run(capsys, "score", table, "--leftover", hand, "--rules", "bare-foot-n-wild", "--round", 1,
+                         "--json")
+    (warning,) = _colourless(json.loads(out))
+    assert "leftover photo h.png" in warning["message"] and "foot wild" in warning["message"]
+    assert "1 card: WILD50" in warning["message"]
+
+
+def test_a_bad_colour_flag_in_a_result_file_is_a_clean_error(tmp_path, fake, capsys):
+    table = fake(tmp_path / "t.png", TABLE_DETS, 1035)
+    status, out, _ = run(capsys, "score", table, "--rules", RULES, "--round", 1, "--json")
+    data = json.loads(out)
+    data["photos"][0]["colour"] = "grey"
+    (tmp_path / "r.json").write_text(json.dumps(data))
+    status, _, err = run(capsys, "rescore", tmp_path / "r.json")
+    assert status != 0 and "'colour' is true or false" in err and "Traceback" not in err
+
+
 def test_stray_wild_is_an_error_finding_with_exit_3(tmp_path, fake, capsys):
     stray = card_corners("2", 900, 600)
     table = fake(tmp_path / "t.png", TABLE_DETS + stray, 1005)

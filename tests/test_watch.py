@@ -144,6 +144,22 @@ def test_clean_labels_score_as_the_truth(shots):
         assert (view.card_count, view.total) == (shot["cards"], shot["total"])
 
 
+def test_a_grey_frame_holding_a_three_is_warned_of():
+    """A grey webcam (night mode) cannot show a 3's ink: the view says so, as `handfoot score` does."""
+    from handfoot.live import score_view
+
+    cfg = WatchConfig(rules=load_rules(RULES), rules_name=RULES, round_no=1)
+    threes = tuple(column(["3R"] * 2, 100, 100, scale=2.0))
+    grey = np.full((CANVAS, CANVAS, 3), 120, np.uint8)
+    warned = lambda view: [f for s in view.round.result.sides for f in s.findings  # noqa: E731
+                           if "has no colour" in f.message]
+    (finding,) = warned(score_view(cfg, threes, CANVAS, CANVAS, "table", 0, 1, image=grey))
+    assert "3R" in finding.message and "in colour" in finding.message
+    coloured = grey.copy()
+    coloured[: CANVAS // 4] = (40, 110, 60)
+    assert not warned(score_view(cfg, threes, CANVAS, CANVAS, "table", 0, 1, image=coloured))
+
+
 def test_video_stable_totals_and_no_flicker(video, shots, fake_detector, tmp_path, capsys):
     status, doc = _watch_json(capsys, "--source", str(video), "--out", str(tmp_path / "snaps"),
                               "--stable-seconds", str(STABLE_S))
