@@ -122,17 +122,32 @@ def _accuracy(net, crops: np.ndarray, y, chunk: int = 4096) -> float:
     return float((named == y).float().mean())
 
 
+def greyed(crops: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
+    """`crops` (N, size, size, 3, uint8) with about `share` of them, drawn by `rng`, turned grey (each pixel's
+    three channels their mean); the rest as they were."""
+    if share <= 0 or not len(crops):
+        return crops
+    pick = rng.random(len(crops)) < share
+    if not pick.any():
+        return crops
+    out = crops.copy()
+    out[pick] = np.round(out[pick].mean(axis=3, keepdims=True)).astype(np.uint8)
+    return out
+
+
 def train_wild_net(data: WildCrops, epochs: int = 20, batch: int = 64, lr: float = 3e-3, seed: int = 0,
                    progress: Callable[[range], Iterable[int]] | None = None,
-                   on_epoch: Callable[[int, float], None] | None = None, width: int = 1, start=None):
+                   on_epoch: Callable[[int, float], None] | None = None, width: int = 1, start=None,
+                   grey: float = 0.0):
     """Train a `wild_net` (one output per class of `data`) on the crops not held out (AdamW, one-cycle
-    rate, light colour and exposure jitter): a fresh one of `width`, or a copy of the net `start` (a
-    loaded reader's, its width kept); returns the net and its accuracy on the held-out crops after
-    each epoch."""
+    rate, light colour and exposure jitter, a `grey` share of each batch without colour: `ReaderKind.grey`):
+    a fresh one of `width`, or a copy of the net `start` (a loaded reader's, its width kept); returns the
+    net and its accuracy on the held-out crops after each epoch."""
     import torch  # noqa: PLC0415
     from torch import nn  # noqa: PLC0415
 
     torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
     # the crops stay bytes until a batch needs them (as floats, 300,000 crops would take 6 GB)
     x, y = data.crops[~data.held_out], torch.from_numpy(data.labels[~data.held_out])
     xv, yv = data.crops[data.held_out], torch.from_numpy(data.labels[data.held_out])
@@ -150,7 +165,7 @@ def train_wild_net(data: WildCrops, epochs: int = 20, batch: int = 64, lr: float
         order = torch.randperm(len(y))
         for at in range(0, len(y), batch):
             idx = order[at : at + batch]
-            xb = as_batch(x[idx.numpy()])
+            xb = as_batch(greyed(x[idx.numpy()], rng, grey))
             xb = xb * (1 + 0.2 * torch.randn(len(idx), 1, 1, 1)) + 0.2 * torch.randn(len(idx), 3, 1, 1)
             loss = nn.functional.cross_entropy(net(xb), y[idx], label_smoothing=0.05)
             opt.zero_grad()

@@ -272,6 +272,7 @@ def train_wilds(
     width: int | None = typer.Option(None, "--width", min=1, max=4, help="The network's width: each layer this many times 16 to 64 channels (default: as the reader ships: 1 for the wild and Bare Foot readers, 2 for the rank reader)."),
     start: Path | None = typer.Option(None, "--start", help="Train on from these weights of the same reader (e.g. the shipped ones) instead of fresh ones; their width is kept."),
     lr: float = typer.Option(3e-3, "--lr", min=1e-6, max=1.0, help="Peak learning rate of the one-cycle schedule (train on from --start at about 0.001)."),
+    grey: float | None = typer.Option(None, "--grey", min=0.0, max=1.0, help="Share of each training batch shown without colour, so the reader learns the print's shapes and not only its inks (default: as the reader ships: 0.3 for the wild and Bare Foot readers, 0 for the rank reader)."),
 ) -> None:
     """Train a second-look reader: a small network that names an index box from its crop (Remastered
     wilds 20 or 50; Bare Foot wilds, socks and shoes; or the ranks of traditional and Remastered
@@ -292,6 +293,7 @@ def train_wilds(
     except ModelError as exc:
         raise UserError(str(exc)) from exc
     width = width if width is not None else READERS[reader].width  # a --start net keeps its own (train_wild_net)
+    grey = READERS[reader].grey if grey is None else grey
     missing = [b for b in builds if not example_files([b])]
     if missing:
         raise UserError(f"{missing[0]} has neither a frames/ folder nor round photos (make one with `handfoot dataset "
@@ -302,13 +304,13 @@ def train_wilds(
         counts = ", ".join(f"{n} {cls}" for cls, n in data.counts().items())
         typer.echo(f"{len(data)} crops ({counts}), {int(data.held_out.sum())} held out")
         net, curve = train_wild_net(data, epochs, lr=lr, seed=seed, progress=_progress("training"), width=width,
-                                    start=first,
+                                    start=first, grey=grey,
                                     on_epoch=lambda e, acc: typer.echo(f"epoch {e + 1}: held-out accuracy {acc:.4f}"))
     except VisionError as exc:
         raise UserError(str(exc)) from exc
     facts = {"builds": [str(b) for b in builds], "reader": reader, "crops": len(data),
              "held_out": int(data.held_out.sum()), "epochs": epochs, "jittered": jittered, "seed": seed, "width": net_width(net),
-             "start": str(start) if start is not None else None, "lr": lr,
+             "start": str(start) if start is not None else None, "lr": lr, "grey": grey,
              "held_out_accuracy": [round(a, 4) for a in curve], "minutes": round((time.monotonic() - started) / 60, 1)}
     typer.echo(f"wrote {save_wild_reader(net, out, facts, data.classes)} (held-out accuracy {curve[-1]:.4f})")
 

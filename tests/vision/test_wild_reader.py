@@ -156,7 +156,9 @@ def test_a_turned_crop_turns_the_index_about_the_boxs_centre():
 
 def test_wilds_laid_at_a_slant_are_read_right_at_the_readers_turns():
     # four Remastered wilds from held-out round photos, on cards laid at a slant; each box named the wrong
-    # value, as the detector did. Read upright alone, the reader kept two of them wrong.
+    # value, as the detector did. Read upright alone, the reader before the sixty-sixth session kept two of
+    # them wrong; the one trained with grey crops too reads them right either way (its turns still pay on
+    # the round sets' wilds: models/README.md, "Wilds in grey photos").
     if not READERS["wilds"].weights.is_file():
         pytest.skip("wilds.pt not present")
     import cv2  # noqa: PLC0415
@@ -168,11 +170,8 @@ def test_wilds_laid_at_a_slant_are_read_right_at_the_readers_turns():
     reader = load_wild_reader(kind="wilds")
     turned = reader.view_odds(image, boxes)
     assert [d.cls for d in reader.read(image, boxes)] == [t["cls"] for t in truth]
-    reader.turns = NO_TURNS
-    upright = reader.view_odds(image, boxes)
-    assert sum(d.cls == t["cls"] for d, t in zip(reader.read(image, boxes), truth)) <= 2
     true = [reader.classes.index(t["cls"]) for t in truth]
-    assert all(turned[k, c] > upright[k, c] for k, c in enumerate(true))
+    assert all(turned[k, c] >= 0.6 for k, c in enumerate(true))  # sure of each, not a coin's toss
 
 
 def test_a_box_on_blank_paper_keeps_the_detectors_name():
@@ -350,10 +349,13 @@ def barefoot_frames(tmp_path_factory):
     return _generated(tmp_path_factory, "barefoot", 9102, barefoot_deck)
 
 
-# Measured (models/README.md): the shipped wild reader names 0.94 of its frames' 78 true wild corners
-# right (the detector alone named about half of the held-out rounds' Remastered wild corners right); the
+# Measured (models/README.md): the shipped wild reader names 0.96 of its frames' 78 true wild corners
+# right (one crop each; 0.94 before the sixty-sixth session) (the detector alone named about half of the held-out rounds' Remastered wild corners right); the
 # Bare Foot reader all 56 of its frames' (the detector alone 0.56 of `dev11`'s Bare Foot sock corners).
 SHIPPED_FLOORS = {"wilds": ("remastered_frames", 0.85), "foot-wilds": ("barefoot_frames", 0.85)}
+# ... and turned grey, its 78 wild corners (one crop each): 0.923 for the reader trained with grey crops
+# (sixty-sixth session), 0.859 for the one before it
+SHIPPED_GREY_FLOOR = 0.9
 
 
 @pytest.mark.parametrize("kind", sorted(SHIPPED_FLOORS))
@@ -370,6 +372,34 @@ def test_a_shipped_reader_names_generated_corners_of_its_classes(kind, request):
         named = reader.net(as_batch(data.crops)).argmax(1).numpy()
     assert len(data) >= 20
     assert (named == data.labels).mean() >= floor
+
+
+def test_the_shipped_wild_reader_names_generated_wilds_photographed_in_grey(remastered_frames):
+    """A Remastered wild prints its value, so a grey photo (a webcam's night mode) must not fool the reader."""
+    if not READERS["wilds"].weights.is_file():
+        pytest.skip("models/wilds.pt not present")
+    from vision.wild_reader import as_batch
+    from vision.wild_training import greyed, wild_crops
+
+    data = wild_crops([remastered_frames], jittered=0, reader="wilds")
+    grey = greyed(data.crops, np.random.default_rng(0), 1.0)
+    with torch.no_grad():
+        named = load_wild_reader(kind="wilds").net(as_batch(grey)).argmax(1).numpy()
+    assert (named == data.labels).mean() >= SHIPPED_GREY_FLOOR
+
+
+def test_greyed_turns_about_its_share_of_crops_grey_and_leaves_the_rest():
+    from vision.wild_training import greyed
+
+    crops = np.random.default_rng(1).integers(0, 256, (400, 8, 8, 3), dtype=np.uint8)
+    assert greyed(crops, np.random.default_rng(0), 0.0) is crops
+    half = greyed(crops, np.random.default_rng(0), 0.5)
+    flat = (half.max(axis=3) == half.min(axis=3)).all(axis=(1, 2))
+    assert 150 < flat.sum() < 250  # about half, at random
+    assert (half[~flat] == crops[~flat]).all()  # the others untouched
+    assert np.abs(half[flat, ..., 0].astype(int) - crops[flat].mean(axis=3)).max() <= 0.5  # the channels' mean
+    every = greyed(crops, np.random.default_rng(0), 1.0)
+    assert (every.max(axis=3) == every.min(axis=3)).all()
 
 
 # Measured: of these frames' 206 true rank corners the shipped rank reader (width 2, forty-fifth session) is
@@ -399,6 +429,11 @@ def test_train_wilds_writes_a_reader_that_loads(remastered_frames, tmp_path, cap
     assert "held-out accuracy" in capsys.readouterr().out
     reader = load_wild_reader(out)
     assert reader.size == CROP and net_width(reader.net) == 1
+    # the wild readers learn from grey crops too, as shipped, unless told otherwise; the rank reader never by default
+    assert torch.load(out, weights_only=False)["facts"]["grey"] == READERS["wilds"].grey > 0 == READERS["ranks"].grey
+    assert main(["train-wilds", str(remastered_frames), "--out", str(out), "--epochs", "1", "--jittered", "0",
+                 "--grey", "0"]) == 0
+    assert torch.load(out, weights_only=False)["facts"]["grey"] == 0
     assert main(["train-wilds", str(tmp_path), "--out", str(out)]) != 0
     assert "neither a frames/ folder nor round photos" in " ".join(capsys.readouterr().err.split())
 
