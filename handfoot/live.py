@@ -221,8 +221,8 @@ def score_view(config: WatchConfig, detections: tuple[Detection, ...], width: in
                blur: float | None = None, image: np.ndarray | None = None) -> ViewScore:
     """Join the confirmed corners into cards and score them alone as a table or a leftover
     (`blur`: the frame's `vision.sharpness.photo_blur`, kept on the photo so a blurred one is warned of). Given
-    the frame (`image`), a grey one is warned of where ink would name a card, and a table's lone corners that the whole-card reader reads as one card are joined, as
-    `handfoot score` does (`vision/whole_cards.py`)."""
+    the frame (`image`), a grey one is warned of where ink would name a card, and a table's lone corners that
+    the whole-card reader reads as one card are joined, as `handfoot score` does (`vision/whole_cards.py`)."""
     cards = join_for(mode, list(detections), frame=(width, height))
     if image is not None and mode == TABLE:
         cards = join_whole_cards(image, cards, shipped_whole_card_reader())
