@@ -47,6 +47,7 @@ from handfoot.photo_round import (
     PhotoRound,
     SideInput,
     annotate_photo,
+    colourless_message,
     join_for,
     name_wilds,
     photo_round_to_dict,
@@ -109,6 +110,11 @@ class ViewScore:
         """The frame's corners came out blurred (`vision.sharpness.is_blurred`)."""
         return is_blurred(self.photo.blur)
 
+    @property
+    def colourless(self) -> bool:
+        """The frame is grey and holds cards its ink would name (`handfoot.photo_round.colourless_message`)."""
+        return colourless_message(self.photo, self.round.rules.family) is not None
+
     def card_counts(self) -> dict[str, int]:
         """Cards per class, in class order of first appearance."""
         return dict(sorted(Counter(c.cls for c in self.photo.cards).items()))
@@ -156,6 +162,7 @@ class Snapshot:
             "melds": self.view.melds(),
             "blur": None if self.view.photo.blur is None else round(self.view.photo.blur, 4),
             "blurred": self.view.blurred,
+            "colour": self.view.photo.colour,
             "image": str(self.image_path) if self.image_path else None,
             "json": str(self.json_path) if self.json_path else None,
         }
@@ -400,6 +407,8 @@ class WatchSession:
             state = f"settling {held:.1f}/{self.config.stable_seconds:.1f} s"
         if is_blurred(self.blur):
             state += f", BLURRED {self.blur:.1%}: hold the camera still"
+        if s is not None and s.colourless:
+            state += ", NO COLOUR: cards told apart by their ink are guessed"
         return [
             f"{what}: {cards} cards, total {total:+d}   [{state}]",
             f"{self.fps.recent:.1f} fps   snapshots: {len(self.snapshots)}",
@@ -463,6 +472,8 @@ def describe_snapshot(snap: Snapshot) -> str:
     if v.blurred:
         line += (f" (looks blurred: index edges {v.photo.blur:.1%} of an index wide; check its cards,"
                  " or hold the camera still and take it again)")
+    if v.colourless:
+        line += " (no colour: the cards told apart by their ink were guessed; check them, or take it again in colour)"
     if snap.image_path:
         line += f" -> {snap.image_path}"
     return line

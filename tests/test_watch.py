@@ -146,7 +146,7 @@ def test_clean_labels_score_as_the_truth(shots):
 
 def test_a_grey_frame_holding_a_three_is_warned_of():
     """A grey webcam (night mode) cannot show a 3's ink: the view says so, as `handfoot score` does."""
-    from handfoot.live import score_view
+    from handfoot.live import Snapshot, describe_snapshot, score_view
 
     cfg = WatchConfig(rules=load_rules(RULES), rules_name=RULES, round_no=1)
     threes = tuple(column(["3R"] * 2, 100, 100, scale=2.0))
@@ -158,6 +158,17 @@ def test_a_grey_frame_holding_a_three_is_warned_of():
     coloured = grey.copy()
     coloured[: CANVAS // 4] = (40, 110, 60)
     assert not warned(score_view(cfg, threes, CANVAS, CANVAS, "table", 0, 1, image=coloured))
+
+    # the live status line says so while the view is grey, and so does the snapshot's line
+    for frame, shown in ((grey, True), (coloured, False)):
+        session = WatchSession(WatchConfig(rules=load_rules(RULES), rules_name=RULES, round_no=1, stable_seconds=0.0),
+                               lambda image: list(threes), "test")
+        for k in range(10):  # the tracker confirms cards seen over a few frames
+            session.process(Frame(frame, k, k * 0.1))
+        assert session.score.card_count == 2
+        assert ("NO COLOUR" in session.status_lines()[0]) is shown
+        snap = Snapshot(1, 1.0, 9, session.score, True)
+        assert ("(no colour:" in describe_snapshot(snap)) is shown and snap.to_dict()["colour"] is not shown
 
 
 def test_video_stable_totals_and_no_flicker(video, shots, fake_detector, tmp_path, capsys):
