@@ -66,6 +66,8 @@ DetectFn = Callable[[np.ndarray], list[Detection]]
 
 WINDOW_TITLE = "handfoot watch"
 KEYS_HELP = "space: snapshot  t: table  l: leftover  n: next player  q: quit"
+#: Whether the frames have colour is looked at again after this many seconds of video (a camera's night mode).
+COLOUR_CHECK_S = 1.0
 #: A frame's blur is measured on at most this many of its corners, the surest (0.4-0.8 ms each on this CPU, timed beside other work).
 BLUR_BOXES = 12
 
@@ -225,16 +227,19 @@ def fit_frame(image: np.ndarray, imgsz: int) -> np.ndarray:
 
 def score_view(config: WatchConfig, detections: tuple[Detection, ...], width: int, height: int,
                mode: str, player: int, version: int, name: str = "live view",
-               blur: float | None = None, image: np.ndarray | None = None) -> ViewScore:
+               blur: float | None = None, image: np.ndarray | None = None,
+               colour: bool | None = None) -> ViewScore:
     """Join the confirmed corners into cards and score them alone as a table or a leftover
     (`blur`: the frame's `vision.sharpness.photo_blur`, kept on the photo so a blurred one is warned of). Given
-    the frame (`image`), a grey one is warned of where ink would name a card, and a table's lone corners that
-    the whole-card reader reads as one card are joined, as `handfoot score` does (`vision/whole_cards.py`)."""
+    the frame (`image`), a grey one is warned of where ink would name a card (`colour`: whether it has colour,
+    when already known), and a table's lone corners that the whole-card reader reads as one card are joined, as
+    `handfoot score` does (`vision/whole_cards.py`)."""
     cards = join_for(mode, list(detections), frame=(width, height))
     if image is not None and mode == TABLE:
         cards = join_whole_cards(image, cards, shipped_whole_card_reader())
-    photo = PhotoCards(Path(name), mode, config.side, width, height, cards, blur=blur,
-                       colour=image is None or has_colour(image))
+    if colour is None:
+        colour = image is None or has_colour(image)
+    photo = PhotoCards(Path(name), mode, config.side, width, height, cards, blur=blur, colour=colour)
     side = SideInput(name=config.side)
     pr = score_photo_round(config.rules, config.rules_name, config.round_no, [side], [photo])
     return ViewScore(version, mode, player, photo, pr)
@@ -254,6 +259,7 @@ class WatchSession:
         self.score: ViewScore | None = None
         self.image: np.ndarray | None = None  # the last frame, as detected on
         self.blur: float | None = None  # its `vision.sharpness.photo_blur`, on the corners found in it
+        self._colour_seen: tuple[float, bool] | None = None  # (when, whether the frames had colour then)
         self.frame: Frame | None = None
         self.snapshots: list[Snapshot] = []
         self.changes: list[Change] = []
@@ -265,23 +271,32 @@ class WatchSession:
     # ------------------------------------------------------------ frames
 
     def process(self, frame: Frame) -> StableView:
-        """Detect on one frame, update the tracker, rescore when the confirmed set changed."""
+        """Detect on one frame, update the tracker, rescore when the confirmed set changed (or the frames
+        turned grey or back: a grey view is warned of)."""
         image = fit_frame(frame.image, self.config.imgsz)
         detections = name_wilds(image, self.detect(image), self.config.rules.family, hands=self.mode == LEFTOVER)
         view = self.tracker.update(detections, frame.time)
         self.image, self.frame, self.view = image, frame, view
         self.blur = photo_blur(image, sorted(detections, key=lambda d: -d.conf)[:BLUR_BOXES])
         h, w = image.shape[:2]
+        colour = self._colour(image, frame.time)
         if self.score is None or view.version != self.score.version or self.score.mode != self.mode \
-                or self.score.player != self.player:
+                or self.score.player != self.player or self.score.photo.colour != colour:
             self.score = score_view(self.config, view.detections, w, h, self.mode, self.player, view.version,
-                                    image=image)
+                                    image=image, colour=colour)
         self.frames_processed += 1
         self.fps.tick()
         shown = (self.score.card_count, self.score.total)
         if not self.changes or (self.changes[-1].cards, self.changes[-1].total) != shown:
             self.changes.append(Change(frame.index, frame.time, *shown))
         return view
+
+    def _colour(self, image: np.ndarray, at: float) -> bool:
+        """Whether the frames have colour (`vision.ink.has_colour`), looked at again every COLOUR_CHECK_S seconds
+        (4 ms a 640 x 480 frame: a tenth of a reading, for what changes only when a camera's night mode does)."""
+        if self._colour_seen is None or at - self._colour_seen[0] >= COLOUR_CHECK_S or at < self._colour_seen[0]:
+            self._colour_seen = (at, has_colour(image))
+        return self._colour_seen[1]
 
     @property
     def stable(self) -> bool:

@@ -169,6 +169,9 @@ def test_a_grey_frame_holding_a_three_is_warned_of():
         assert ("NO COLOUR" in session.status_lines()[0]) is shown
         snap = Snapshot(1, 1.0, 9, session.score, True)
         assert ("(no colour:" in describe_snapshot(snap)) is shown and snap.to_dict()["colour"] is not shown
+        # the same cards, the camera's night mode turned off or on: the status follows the frame
+        session.process(Frame(coloured if shown else grey, 10, 1.0))
+        assert ("NO COLOUR" in session.status_lines()[0]) is not shown
 
 
 def test_video_stable_totals_and_no_flicker(video, shots, fake_detector, tmp_path, capsys):
