@@ -350,8 +350,9 @@ def barefoot_frames(tmp_path_factory):
 
 
 # Measured (models/README.md): the shipped wild reader names 0.96 of its frames' 78 true wild corners
-# right (one crop each; 0.94 before the sixty-sixth session) (the detector alone named about half of the held-out rounds' Remastered wild corners right); the
-# Bare Foot reader all 56 of its frames' (the detector alone 0.56 of `dev11`'s Bare Foot sock corners).
+# right, one crop each (0.94 before the sixty-sixth session; the detector alone named about half of the
+# held-out rounds' Remastered wild corners right); the Bare Foot reader all 56 of its frames' (the detector
+# alone 0.56 of `dev11`'s Bare Foot sock corners).
 SHIPPED_FLOORS = {"wilds": ("remastered_frames", 0.85), "foot-wilds": ("barefoot_frames", 0.85)}
 # ... and turned grey, its 78 wild corners (one crop each): 0.923 for the reader trained with grey crops
 # (sixty-sixth session), 0.859 for the one before it
