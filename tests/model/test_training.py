@@ -68,10 +68,22 @@ def test_a_gpu_machine_can_feed_more_loaders_and_skip_the_plots(recorded, tmp_pa
     assert recorded[1][1]["workers"] == 2 and recorded[1][1]["plots"] is True
 
 
+def test_a_continuing_leg_can_leave_the_backbone_as_it_is(recorded, tmp_path: Path) -> None:
+    weights = tmp_path / "cards.pt"
+    weights.write_bytes(b"weights")
+    assert main(["train", "--data", str(tmp_path / "d.yaml"), "--model", str(weights), "--freeze", "10",
+                 "--project", str(tmp_path)]) == 0
+    assert main(["train", "--data", str(tmp_path / "d.yaml"), "--model", str(weights), "--project", str(tmp_path)]) == 0
+    assert recorded[0][1]["freeze"] == 10
+    assert recorded[1][1]["freeze"] is None  # ultralytics' own default: every layer trains
+
+
 @pytest.mark.parametrize("flag, value, message", [("--lr0", "0", "--lr0 must be above 0"),
                                                   ("--lr0", "0.5", "at most 0.1"),
-                                                  ("--warmup-epochs", "-1", "cannot be negative")])
-def test_a_learning_rate_that_cannot_train_is_refused(recorded, capsys, tmp_path: Path, flag, value, message) -> None:
+                                                  ("--warmup-epochs", "-1", "cannot be negative"),
+                                                  ("--freeze", "-1", "--freeze must be from 0 to 22"),
+                                                  ("--freeze", "23", "--freeze must be from 0 to 22")])
+def test_training_settings_that_cannot_work_are_refused(recorded, capsys, tmp_path: Path, flag, value, message) -> None:
     status = main(["train", "--data", str(tmp_path / "d.yaml"), flag, value, "--project", str(tmp_path)])
     assert status == 2 and message in capsys.readouterr().err
     assert recorded == []
