@@ -37,7 +37,7 @@ def train(
     hours: float = typer.Option(None, "--hours", help="Stop after this many hours (overrides --epochs)."),
     lr0: float = typer.Option(LR0, "--lr0", help="Starting learning rate (AdamW). A leg that continues from our own weights may start lower."),
     warmup_epochs: float = typer.Option(WARMUP_EPOCHS, "--warmup-epochs", help="Epochs of learning-rate warm-up (0: none, e.g. when continuing from our own weights)."),
-    freeze: int = typer.Option(0, "--freeze", help="Leave the network's first N layers as they are (10: yolo11n's backbone), for a leg that continues from our own weights; the rest train about 1.5 times as fast on a CPU."),
+    freeze: int = typer.Option(0, "--freeze", help="Leave the network's first N layers as they are (10: yolo11n's backbone), for a leg that continues from our own weights; the rest train about 1.4 times as fast on a CPU."),
     resume: bool = typer.Option(False, "--resume", help="Resume the run PROJECT/NAME from its last checkpoint."),
     export: Path = typer.Option(None, "--export", help="Copy the best weights here when done (e.g. models/cards.pt)."),
     plots: bool = typer.Option(True, "--plots/--no-plots", help="Draw ultralytics' label and results plots into the run folder."),
