@@ -259,6 +259,13 @@ def test_unknown_rules_and_bad_round_exit_2(tmp_path, fake, capsys):
     assert status == 2 and "--round" in err
     status, _, err = run(capsys, "score", table, "--round", 1)
     assert status == 2 and "--rules" in err
+    # without --round, a wrong rule name is reported first, and a right one gives the rounds it has
+    status, _, err = run(capsys, "score", table, "--rules", "no-such-rules")
+    assert status == 2 and "no-such-rules" in err
+    status, _, err = run(capsys, "score", table, "--rules", RULES)
+    rounds = load_rules(RULES).rounds
+    assert status == 2 and "--round" in err and f"1 to {rounds}" in err
+    assert fake.detector.calls == 0
 
 
 def test_missing_model_is_a_clean_error(tmp_path, capsys):

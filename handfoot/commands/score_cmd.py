@@ -250,9 +250,9 @@ def score_inputs(
     else:
         if rules is None:
             raise UserError("give the rules: --rules NAME (presets: " + ", ".join(preset_names()) + ")")
-        if round_no is None:
-            raise UserError("give the round number: --round N")
         rules_obj = load_rules(rules)
+        if round_no is None:
+            raise UserError(f"give the round number: --round N (1 to {rules_obj.rounds} under {rules_obj.name})")
         _check_round(rules_obj.name, rules_obj.rounds, round_no)
         rules_ref, round_value = _rules_ref(rules, None), round_no
         if not name.strip():
