@@ -51,7 +51,8 @@ def pack(cache: Path, dest: Path) -> int:
     for deck in decks:
         jobs += _copy_tree(deck, dest / "decks" / deck.name, ".png", ".webp")
     shutil.copyfile(cache / "decks" / "manifest.json", dest / "decks" / "manifest.json")
-    shutil.copytree(cache / "textures", dest / "textures", dirs_exist_ok=True)
+    if (cache / "textures").is_dir():  # only after `handfoot dataset fetch-textures`; builds go on without it
+        shutil.copytree(cache / "textures", dest / "textures", dirs_exist_ok=True)
     with Pool() as pool:
         pool.map(_to_webp, jobs, chunksize=8)
     return len(jobs)
