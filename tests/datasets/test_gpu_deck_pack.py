@@ -47,3 +47,19 @@ def test_packed_faces_come_back_as_rgba_pngs_beside_their_deck_files(tmp_path: P
     assert (tmp_path / "there" / "decks" / "drawn" / "deck.json").read_text() == (deck / "deck.json").read_text()
     assert (tmp_path / "there" / "decks" / "manifest.json").is_file()
     assert (tmp_path / "there" / "textures" / "wood.jpg").read_bytes() == b"jpeg"
+
+
+def test_a_cache_without_textures_packs_its_decks(tmp_path: Path) -> None:
+    """`fetch-textures` is optional: a cache that never ran it still packs (builds then use drawn tables)."""
+    pack_decks = _pack_decks()
+    cache = tmp_path / "cache"
+    deck = cache / "decks" / "drawn"
+    deck.mkdir(parents=True)
+    Image.fromarray(np.full((60, 40, 4), 255, np.uint8), "RGBA").save(deck / "A-0.png")
+    (deck / "deck.json").write_text(json.dumps({"name": "drawn", "faces": [{"file": "A-0.png", "cls": "A"}]}))
+    (cache / "decks" / "manifest.json").write_text("{}")
+
+    assert pack_decks.pack(cache, tmp_path / "carry") == 1
+    assert not (tmp_path / "carry" / "textures").exists()
+    assert pack_decks.unpack(tmp_path / "carry", tmp_path / "there") == 1
+    assert (tmp_path / "there" / "decks" / "drawn" / "A-0.png").is_file()
