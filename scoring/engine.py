@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from scoring.cards import BACK, BLACK3, FOREIGN, RED3
 from scoring.melds import (
-    BLACK3_AGAINST, CLOTHING_AGAINST, RED3_AGAINST, TABLE_CARDS, analyse_table, kind_of,
+    BLACK3_AGAINST, CLOTHING_AGAINST, RED3_AGAINST, TABLE_CARDS, GroupScore, analyse_table, kind_of,
 )
 from scoring.melds import card_value as _card_value
 from scoring.model import ERROR, WARNING, Finding, Line, RoundResult, SideResult, SideRound
@@ -24,131 +25,168 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+@dataclass
+class _Sheet:
+    """One side's score sheet while it is filled in: breakdown lines and findings, in order."""
+
+    name: str
+    lines: list[Line] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+    def add(self, label: str, points: int) -> None:
+        self.lines.append(Line(label, points))
+
+    def find(self, level: str, message: str, meld: int | None = None) -> None:
+        self.findings.append(Finding(level, message, self.name, meld))
+
+
 def score_side(rules: Rules, round_no: int, side: SideRound) -> SideResult:
     """Score one side's round: books, table cards, red 3s, leftovers, going out, perfect deal.
 
     Raises ValueError when `round_no` is outside the rules' rounds.
     """
     minimum = rules.opening_minimum(round_no)
-    name = side.name
-    groups = analyse_table(rules, name, side.table)
-    findings: list[Finding] = []
-    lines: list[Line] = []
-    for g in groups:
-        findings.extend(g.findings)
+    groups = analyse_table(rules, side.name, side.table)
+    sheet = _Sheet(side.name, findings=[f for g in groups for f in g.findings])
+    _books(sheet, groups)
+    _red_threes_laid(sheet, rules, groups)
+    _cards_on_table(sheet, groups)
+    _opening_minimum(sheet, round_no, minimum, groups)
+    _hand_and_foot(sheet, rules, side)
+    if side.went_out:
+        _going_out(sheet, rules, round_no, side, groups)
+    if side.perfect_deal:
+        _perfect_deal(sheet, rules)
+    total = sum(line.points for line in sheet.lines)
+    return SideResult(side.name, total, tuple(sheet.lines), tuple(sheet.findings),
+                      tuple(g.meld for g in groups))
 
-    # Books and stacks, each its own line.
+
+def _books(sheet: _Sheet, groups: Sequence[GroupScore]) -> None:
+    """Each book or stack scores its bonus on a line of its own."""
     for g in groups:
         if g.meld.bonus:
-            lines.append(Line(g.bonus_label, g.meld.bonus))
+            sheet.add(g.bonus_label, g.meld.bonus)
 
-    # Red 3s laid (the row, or misplaced into melds where laying them is allowed).
+
+def _red_threes_laid(sheet: _Sheet, rules: Rules, groups: Sequence[GroupScore]) -> None:
+    """Laid red 3s score their value each, or the all-laid bonus instead when there are enough."""
     laid = sum(g.red3_laid for g in groups)
-    if laid:
-        if rules.red3_all_laid_count and laid >= rules.red3_all_laid_count:
-            lines.append(Line(f"all red 3s laid ({laid})", rules.red3_all_laid_bonus))
-        else:
-            lines.append(Line(f"red 3s laid ({laid})", laid * rules.value("red3")))
+    if not laid:
+        return
+    if rules.red3_all_laid_count and laid >= rules.red3_all_laid_count:
+        sheet.add(f"all red 3s laid ({laid})", rules.red3_all_laid_bonus)
+    else:
+        sheet.add(f"red 3s laid ({laid})", laid * rules.value("red3"))
 
+
+def _has_melds(groups: Sequence[GroupScore]) -> bool:
+    return any(g.meld.kind != "red3s" and g.meld.cards for g in groups)
+
+
+def _cards_on_table(sheet: _Sheet, groups: Sequence[GroupScore]) -> None:
+    """Cards in melds count for the side; 3s and loose clothing on the table count against it."""
     def total_of(key: str) -> int:
         return sum(g.contributions.get(key, 0) for g in groups)
 
-    has_melds = any(g.meld.kind != "red3s" and g.meld.cards for g in groups)
-    if has_melds:
-        lines.append(Line("cards on table", total_of(TABLE_CARDS)))
+    if _has_melds(groups):
+        sheet.add("cards on table", total_of(TABLE_CARDS))
     for key, label in (
         (CLOTHING_AGAINST, "clothing cards not in a stack"),
         (RED3_AGAINST, "red 3s on the table"),
         (BLACK3_AGAINST, "black 3s on the table"),
     ):
         if total_of(key):
-            lines.append(Line(label, total_of(key)))
+            sheet.add(label, total_of(key))
 
-    # Opening minimum: the valid melds on the table must at least reach it.
+
+def _opening_minimum(sheet: _Sheet, round_no: int, minimum: int, groups: Sequence[GroupScore]) -> None:
+    """The valid melds on the table must at least reach the round's opening minimum (a warning)."""
     meld_value = sum(g.meld_value for g in groups)
-    if has_melds and meld_value < minimum:
-        findings.append(Finding(
-            WARNING,
-            f"the valid melds on the table are worth {meld_value}, below round {round_no}'s "
-            f"opening minimum of {minimum}",
-            name,
-        ))
+    if _has_melds(groups) and meld_value < minimum:
+        sheet.find(WARNING, f"the valid melds on the table are worth {meld_value}, below round "
+                            f"{round_no}'s opening minimum of {minimum}")
 
-    # Leftovers: hand and foot of every player of the side.
-    left_cards = left_plain = left_red3 = left_black3 = 0
-    left_value = red3_value = black3_value = 0
+
+def _hand_and_foot(sheet: _Sheet, rules: Rules, side: SideRound) -> None:
+    """Cards left in every player's hand and foot count against the side; 3s on lines of their own."""
+    plain: list[int] = []
+    red3s: list[int] = []
+    black3s: list[int] = []
     for p, cards in enumerate(side.leftover):
         who = f"player {p + 1}'s hand and foot" if len(side.leftover) > 1 else "hand and foot"
         for cls in cards:
-            kind = kind_of(rules, cls)
-            left_cards += 1
-            if kind.category == FOREIGN:
-                findings.append(Finding(
-                    ERROR, f"{who}: {cls} is not a card of the {rules.family} deck family: not scored", name))
-            elif kind.category == BACK:
-                findings.append(Finding(WARNING, f"{who}: a face-down card (BACK) is not scored", name))
-            elif kind.category == RED3:
-                left_red3 += 1
-                red3_value += card_value(rules, cls)
-            elif kind.category == BLACK3:
-                left_black3 += 1
-                black3_value += card_value(rules, cls)
+            category = kind_of(rules, cls).category
+            if category == FOREIGN:
+                sheet.find(ERROR, f"{who}: {cls} is not a card of the {rules.family} deck family: not scored")
+            elif category == BACK:
+                sheet.find(WARNING, f"{who}: a face-down card (BACK) is not scored")
             else:
-                left_plain += 1
-                left_value += card_value(rules, cls)
-    if left_plain:
-        lines.append(Line("left in hand and foot", -left_value))
-    if left_red3:
-        lines.append(Line(f"red 3s left in hand and foot ({left_red3})", -red3_value))
-    if left_black3:
-        lines.append(Line(f"black 3s left in hand and foot ({left_black3})", -black3_value))
+                {RED3: red3s, BLACK3: black3s}.get(category, plain).append(card_value(rules, cls))
+    if plain:
+        sheet.add("left in hand and foot", -sum(plain))
+    if red3s:
+        sheet.add(f"red 3s left in hand and foot ({len(red3s)})", -sum(red3s))
+    if black3s:
+        sheet.add(f"black 3s left in hand and foot ({len(black3s)})", -sum(black3s))
 
-    # Going out.
-    if side.went_out:
-        ok = True
-        # The player going out empties hand and foot; partners may still hold cards.
-        if side.leftover and all(len(cards) for cards in side.leftover):
+
+def _going_out(sheet: _Sheet, rules: Rules, round_no: int, side: SideRound,
+               groups: Sequence[GroupScore]) -> None:
+    """The going-out bonus, when every going-out condition holds (each failed one is an error)."""
+    conditions = [
+        _emptied_hand_and_foot(sheet, side),
+        _has_books_to_go_out(sheet, rules, round_no, side, groups),
+        _clothing_sets_are_stacks(sheet, rules, groups),
+    ]
+    if all(conditions) and rules.going_out_bonus:
+        sheet.add("going out", rules.going_out_bonus)
+
+
+def _emptied_hand_and_foot(sheet: _Sheet, side: SideRound) -> bool:
+    """The player going out empties hand and foot; partners may still hold cards."""
+    if not side.leftover or not all(len(cards) for cards in side.leftover):
+        return True
+    held = min(len(cards) for cards in side.leftover)
+    who = "every player still holds cards" if len(side.leftover) > 1 else \
+        f"{_plural(held, 'card')} still in hand and foot"
+    sheet.find(ERROR, f"went out with {who}: no going-out bonus")
+    return False
+
+
+def _has_books_to_go_out(sheet: _Sheet, rules: Rules, round_no: int, side: SideRound,
+                         groups: Sequence[GroupScore]) -> bool:
+    """Going out needs the round's clean and dirty books (partnerships may need more)."""
+    need_clean, need_dirty = rules.books_to_go_out(round_no, side.is_partnership)
+    clean = sum(1 for g in groups if g.meld.kind == "clean")
+    dirty = sum(1 for g in groups if g.meld.kind == "dirty")
+    if clean >= need_clean and dirty >= need_dirty:
+        return True
+    who = "a partnership" if side.is_partnership else "a side"
+    sheet.find(ERROR, f"going out in round {round_no} needs {who} to have {need_clean} clean and "
+                      f"{need_dirty} dirty books; it has {clean} clean and {dirty} dirty: no going-out bonus")
+    return False
+
+
+def _clothing_sets_are_stacks(sheet: _Sheet, rules: Rules, groups: Sequence[GroupScore]) -> bool:
+    """Bare Foot: a started clothing set must be a completed stack before the round ends."""
+    if not rules.clothing_must_be_stack:
+        return True
+    ok = True
+    for g in groups:
+        if g.meld.rank == "clothing" and g.meld.kind != "clothing_stack":
             ok = False
-            held = min(len(cards) for cards in side.leftover)
-            who = "every player still holds cards" if len(side.leftover) > 1 else \
-                f"{_plural(held, 'card')} still in hand and foot"
-            findings.append(Finding(
-                ERROR, f"went out with {who}: no going-out bonus", name))
-        need_clean, need_dirty = rules.books_to_go_out(round_no, side.is_partnership)
-        clean = sum(1 for g in groups if g.meld.kind == "clean")
-        dirty = sum(1 for g in groups if g.meld.kind == "dirty")
-        if clean < need_clean or dirty < need_dirty:
-            ok = False
-            who = "a partnership" if side.is_partnership else "a side"
-            findings.append(Finding(
-                ERROR,
-                f"going out in round {round_no} needs {who} to have {need_clean} clean and "
-                f"{need_dirty} dirty books; it has {clean} clean and {dirty} dirty: "
-                "no going-out bonus",
-                name,
-            ))
-        if rules.clothing_must_be_stack:
-            for g in groups:
-                if g.meld.rank == "clothing" and g.meld.kind != "clothing_stack":
-                    ok = False
-                    findings.append(Finding(
-                        ERROR,
-                        f"meld {g.meld.index + 1}: went out with a clothing set that is not a "
-                        f"stack of {rules.book_size}: no going-out bonus",
-                        name, g.meld.index,
-                    ))
-        if ok and rules.going_out_bonus:
-            lines.append(Line("going out", rules.going_out_bonus))
+            sheet.find(ERROR, f"meld {g.meld.index + 1}: went out with a clothing set that is not a "
+                              f"stack of {rules.book_size}: no going-out bonus", g.meld.index)
+    return ok
 
-    if side.perfect_deal:
-        if rules.perfect_deal_bonus:
-            lines.append(Line("perfect deal (exactly 22 cards)", rules.perfect_deal_bonus))
-        else:
-            findings.append(Finding(
-                WARNING, f"a perfect deal earns no bonus under {rules.name}", name))
 
-    total = sum(line.points for line in lines)
-    return SideResult(name, total, tuple(lines), tuple(findings), tuple(g.meld for g in groups))
+def _perfect_deal(sheet: _Sheet, rules: Rules) -> None:
+    """Picking exactly 22 cards earns the perfect-deal bonus where the rules have one."""
+    if rules.perfect_deal_bonus:
+        sheet.add("perfect deal (exactly 22 cards)", rules.perfect_deal_bonus)
+    else:
+        sheet.find(WARNING, f"a perfect deal earns no bonus under {rules.name}")
 
 
 def score_round(rules: Rules, round_no: int, sides: Sequence[SideRound]) -> RoundResult:

@@ -57,140 +57,188 @@ def describe(index: int, cards: Sequence[str]) -> str:
     return f"meld {index + 1} ({' '.join(cards)})"
 
 
+@dataclass
+class _Group:
+    """A table group while it is judged: its live cards by category, findings and points so far."""
+
+    rules: Rules
+    side: str
+    index: int
+    cards: tuple[str, ...]
+    seen_ranks: dict[str, int]
+    kinds: dict[str, list[CardKind]] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    contrib: Counter = field(default_factory=Counter)
+    invalid: bool = False
+    red3_laid: int = 0
+
+    def of(self, category: str) -> list[CardKind]:
+        """The group's live cards of one category."""
+        return self.kinds.get(category, [])
+
+    def value(self, category: str) -> int:
+        """The card values of the group's cards of one category."""
+        return sum(self.rules.value(k.value_key) for k in self.of(category))
+
+    def find(self, level: str, message: str) -> None:
+        """A finding about this group."""
+        where = describe(self.index, self.cards)
+        self.findings.append(Finding(level, f"{where}: {message}", self.side, self.index))
+
+    def breaks(self, message: str) -> None:
+        """An error that leaves the group no meld (its cards still count at face value)."""
+        self.find(ERROR, message)
+        self.invalid = True
+
+    def earlier_meld_of(self, rank: str) -> int | None:
+        """Claim `rank` for this group; the index of the side's earlier group of it, if any."""
+        first = self.seen_ranks.setdefault(rank, self.index)
+        return None if first == self.index else first
+
+    def result(self, kind: str, rank: str | None = None, bonus: int = 0, label: str = "",
+               meld_value: int = 0) -> GroupScore:
+        """The judged group: its points are its contributions plus any laid red 3s."""
+        if bonus:
+            self.contrib["bonus"] += bonus
+        points = sum(self.contrib.values()) + self.red3_laid * self.rules.value("red3")
+        meld = Meld(self.index, self.cards, rank, len(self.of(NATURAL)), len(self.of(WILD)), kind,
+                    points, bonus)
+        return GroupScore(meld, self.findings, self.contrib, label, self.red3_laid, meld_value)
+
+
 def analyse_group(
     rules: Rules, side: str, index: int, cards: Sequence[str], seen_ranks: dict[str, int]
 ) -> GroupScore:
     """Judge one table group. `seen_ranks` (rank -> first meld index) is updated in place."""
-    where = describe(index, cards)
-    findings: list[Finding] = []
-    contrib: Counter = Counter()
+    group = _Group(rules, side, index, tuple(cards), seen_ranks)
+    _sort_cards(group)
+    if not group.kinds:
+        return group.result("invalid")
+    if len(group.of(RED3)) == sum(map(len, group.kinds.values())):
+        return _red_three_row(group)
+    _threes_never_meld(group)
+    if not (group.of(NATURAL) or group.of(WILD) or group.of(CLOTHING)):
+        return group.result("invalid")
+    group.contrib[TABLE_CARDS] += group.value(WILD)
+    if group.of(CLOTHING) and not group.of(NATURAL):
+        return _clothing_set(group)
+    return _number_meld(group)
 
-    def find(level: str, message: str) -> None:
-        findings.append(Finding(level, f"{where}: {message}", side, index))
 
-    kinds = [kind_of(rules, c) for c in cards]
-    for k in kinds:
-        if k.category == FOREIGN:
-            find(ERROR, f"{k.cls} is not a card of the {rules.family} deck family: not scored")
-        elif k.category == BACK:
-            find(WARNING, "a face-down card (BACK) is not scored")
-    live = [k for k in kinds if k.category not in (FOREIGN, BACK)]
-    by_cat: dict[str, list[CardKind]] = {}
-    for k in live:
-        by_cat.setdefault(k.category, []).append(k)
-    naturals = by_cat.get(NATURAL, [])
-    wilds = by_cat.get(WILD, [])
-    red3s = by_cat.get(RED3, [])
-    black3s = by_cat.get(BLACK3, [])
-    clothing = by_cat.get(CLOTHING, [])
-
-    def value(ks: Sequence[CardKind]) -> int:
-        return sum(rules.value(k.value_key) for k in ks)
-
-    def result(kind: str, rank: str | None, bonus: int = 0, label: str = "",
-               red3_laid: int = 0, meld_value: int = 0) -> GroupScore:
-        if bonus:
-            contrib["bonus"] += bonus
-        points = sum(contrib.values()) + red3_laid * rules.value("red3")
-        meld = Meld(index, tuple(cards), rank, len(naturals), len(wilds), kind, points, bonus)
-        return GroupScore(meld, findings, contrib, label, red3_laid, meld_value)
-
-    if not live:
-        return result("invalid", None)
-
-    # The laid red-three row.
-    if red3s and len(red3s) == len(live):
-        if rules.red3_laid:
-            return result("red3s", None, red3_laid=len(red3s))
-        find(ERROR, f"red 3s are never laid under {rules.name}: counted against the side")
-        contrib[RED3_AGAINST] -= value(red3s)
-        return result("invalid", None)
-
-    invalid = False
-    # Threes never meld.
-    only_threes = not naturals and not wilds and not clothing
-    if only_threes:
-        find(ERROR, "a meld of 3s is not allowed")
-        invalid = True
-    laid_in_meld = 0
-    if red3s:
-        if not only_threes:
-            find(ERROR, "a red 3 cannot be inside a meld")
-        invalid = True
-        if rules.red3_laid:
-            laid_in_meld = len(red3s)
+def _sort_cards(group: _Group) -> None:
+    """Sort the group's cards by category; foreign and face-down cards are reported, not scored."""
+    for cls in group.cards:
+        kind = kind_of(group.rules, cls)
+        if kind.category == FOREIGN:
+            group.find(ERROR, f"{cls} is not a card of the {group.rules.family} deck family: not scored")
+        elif kind.category == BACK:
+            group.find(WARNING, "a face-down card (BACK) is not scored")
         else:
-            contrib[RED3_AGAINST] -= value(red3s)
-    if black3s:
-        if not only_threes:
-            find(ERROR, "a black 3 cannot be melded: counted against the side")
-        invalid = True
-        contrib[BLACK3_AGAINST] -= value(black3s)
+            group.kinds.setdefault(kind.category, []).append(kind)
+
+
+def _red_three_row(group: _Group) -> GroupScore:
+    """A row of red 3s: laid for their value, or an error counted against where never laid."""
+    if group.rules.red3_laid:
+        group.red3_laid = len(group.of(RED3))
+        return group.result("red3s")
+    group.find(ERROR, f"red 3s are never laid under {group.rules.name}: counted against the side")
+    group.contrib[RED3_AGAINST] -= group.value(RED3)
+    return group.result("invalid")
+
+
+def _threes_never_meld(group: _Group) -> None:
+    """3s never form or join a meld: black 3s count against; red 3s as laid, or against."""
+    only_threes = not (group.of(NATURAL) or group.of(WILD) or group.of(CLOTHING))
     if only_threes:
-        return result("invalid", None, red3_laid=laid_in_meld)
-
-    contrib[TABLE_CARDS] += value(wilds)
-
-    # Clothing sets (Bare Foot): clothing cards only, no wilds.
-    if clothing and not naturals:
-        rank = "clothing"
-        if wilds:
-            find(ERROR, "no wild cards may be played with clothing cards")
-            invalid = True
-        elif len(clothing) < rules.min_meld:
-            find(ERROR, f"only {len(clothing)} clothing cards: a clothing set needs at least {rules.min_meld}")
-            invalid = True
-        if rank in seen_ranks:
-            find(ERROR, f"a second clothing set (meld {seen_ranks[rank] + 1} is one already)")
-            invalid = True
+        group.breaks("a meld of 3s is not allowed")
+    if group.of(RED3):
+        if not only_threes:
+            group.find(ERROR, "a red 3 cannot be inside a meld")
+        group.invalid = True
+        if group.rules.red3_laid:
+            group.red3_laid = len(group.of(RED3))
         else:
-            seen_ranks[rank] = index
-        if not invalid and len(clothing) >= rules.book_size:
-            contrib[TABLE_CARDS] += value(clothing)
-            return result("clothing_stack", rank, rules.clothing_stack_bonus, "clothing stack",
-                          red3_laid=laid_in_meld,
-                          meld_value=len(clothing) * rules.clothing_meld_value)
-        contrib[CLOTHING_AGAINST] -= value(clothing)
-        if invalid:
-            return result("invalid", rank, red3_laid=laid_in_meld)
-        return result("clothing_set", rank, meld_value=len(clothing) * rules.clothing_meld_value)
+            group.contrib[RED3_AGAINST] -= group.value(RED3)
+    if group.of(BLACK3):
+        if not only_threes:
+            group.find(ERROR, "a black 3 cannot be melded: counted against the side")
+        group.invalid = True
+        group.contrib[BLACK3_AGAINST] -= group.value(BLACK3)
 
-    if clothing:
-        find(ERROR, "clothing cards cannot go in a meld of numbers: counted against the side")
-        invalid = True
-        contrib[CLOTHING_AGAINST] -= value(clothing)
 
-    contrib[TABLE_CARDS] += value(naturals)
-    if not naturals:
-        find(ERROR, "a meld of wilds only is not allowed")
-        return result("invalid", None, red3_laid=laid_in_meld)
+def _clothing_set(group: _Group) -> GroupScore:
+    """Clothing cards (Bare Foot) form one set per side, no wilds; book_size of them make a stack.
 
-    ranks = sorted({k.rank for k in naturals})
+    Clothing cards not in a completed stack count against the side, even on the table.
+    """
+    rules, clothing = group.rules, group.of(CLOTHING)
+    if group.of(WILD):
+        group.breaks("no wild cards may be played with clothing cards")
+    elif len(clothing) < rules.min_meld:
+        group.breaks(f"only {len(clothing)} clothing cards: a clothing set needs at least {rules.min_meld}")
+    earlier = group.earlier_meld_of("clothing")
+    if earlier is not None:
+        group.breaks(f"a second clothing set (meld {earlier + 1} is one already)")
+    meld_value = len(clothing) * rules.clothing_meld_value
+    if not group.invalid and len(clothing) >= rules.book_size:
+        group.contrib[TABLE_CARDS] += group.value(CLOTHING)
+        return group.result("clothing_stack", "clothing", rules.clothing_stack_bonus, "clothing stack",
+                            meld_value=meld_value)
+    group.contrib[CLOTHING_AGAINST] -= group.value(CLOTHING)
+    if group.invalid:
+        return group.result("invalid", "clothing")
+    return group.result("clothing_set", "clothing", meld_value=meld_value)
+
+
+def _number_meld(group: _Group) -> GroupScore:
+    """A meld: one rank, one meld of it per side, min_meld+ cards, wilds within the limit.
+
+    book_size cards or more make a book: clean without wilds, dirty with.
+    """
+    rules = group.rules
+    if group.of(CLOTHING):
+        group.breaks("clothing cards cannot go in a meld of numbers: counted against the side")
+        group.contrib[CLOTHING_AGAINST] -= group.value(CLOTHING)
+    group.contrib[TABLE_CARDS] += group.value(NATURAL)
+    rank = _one_rank(group)
+    if rank is None:
+        return group.result("invalid")
+    earlier = group.earlier_meld_of(rank)
+    if earlier is not None:
+        group.breaks(f"a second meld of {rank_plural(rank)} on one side (meld {earlier + 1} has them)")
+    _meld_size_and_wild_limit(group)
+    if group.invalid:
+        return group.result("invalid", rank)
+    meld_value = group.value(NATURAL) + group.value(WILD)
+    wilds = len(group.of(WILD))
+    if len(group.of(NATURAL)) + wilds < rules.book_size:
+        return group.result("meld", rank, meld_value=meld_value)
+    kind = "dirty" if wilds else "clean"
+    bonus = rules.dirty_book if wilds else rules.clean_book
+    return group.result(kind, rank, bonus, f"{kind} book of {rank_plural(rank)}", meld_value=meld_value)
+
+
+def _one_rank(group: _Group) -> str | None:
+    """The meld's one rank; None (an error) when it holds no natural or mixes ranks."""
+    if not group.of(NATURAL):
+        group.find(ERROR, "a meld of wilds only is not allowed")
+        return None
+    ranks = sorted({k.rank for k in group.of(NATURAL)})
     if len(ranks) > 1:
-        find(ERROR, f"mixes ranks {', '.join(ranks)}: a meld is one rank")
-        return result("invalid", None, red3_laid=laid_in_meld)
-    rank = ranks[0]
-    if rank in seen_ranks:
-        find(ERROR, f"a second meld of {rank_plural(rank)} on one side (meld {seen_ranks[rank] + 1} has them)")
-        invalid = True
-    else:
-        seen_ranks[rank] = index
-    n, w = len(naturals), len(wilds)
+        group.find(ERROR, f"mixes ranks {', '.join(ranks)}: a meld is one rank")
+        return None
+    return ranks[0]
+
+
+def _meld_size_and_wild_limit(group: _Group) -> None:
+    """A meld has at least min_meld cards and no more wilds than its naturals allow."""
+    rules = group.rules
+    n, w = len(group.of(NATURAL)), len(group.of(WILD))
     if n + w < rules.min_meld:
-        find(ERROR, f"only {n + w} cards: a meld needs at least {rules.min_meld}")
-        invalid = True
-    allowed = rules.wilds_allowed(n)
-    if w > allowed:
-        find(ERROR, f"too many wilds ({w} with {n} naturals): {_wild_rule(rules, n)}")
-        invalid = True
-    if invalid:
-        return result("invalid", rank, red3_laid=laid_in_meld)
-    meld_value = value(naturals) + value(wilds)
-    if n + w >= rules.book_size:
-        kind = "dirty" if w else "clean"
-        bonus = rules.dirty_book if w else rules.clean_book
-        return result(kind, rank, bonus, f"{kind} book of {rank_plural(rank)}", meld_value=meld_value)
-    return result("meld", rank, meld_value=meld_value)
+        group.breaks(f"only {n + w} cards: a meld needs at least {rules.min_meld}")
+    if w > rules.wilds_allowed(n):
+        group.breaks(f"too many wilds ({w} with {n} naturals): {_wild_rule(rules, n)}")
 
 
 def _wild_rule(rules: Rules, naturals: int) -> str:

@@ -234,26 +234,7 @@ def rules_from_dict(data: Mapping[str, Any], presets: Mapping[str, dict]) -> Rul
     if not isinstance(data, Mapping):
         raise RulesError("a rules file must be a table of keys")
     merged = _resolve_base(data, presets)
-    fields: dict[str, Any] = dict(_DEFAULTS)
-    for key, value in merged.items():
-        if key in _SPECIAL:
-            continue
-        if key in _SCHEMA and key:
-            if not isinstance(value, Mapping):
-                raise RulesError(f"{key} must be a table of keys (a TOML section)")
-            for sub, subvalue in value.items():
-                if sub not in _SCHEMA[key]:
-                    known = ", ".join(_SCHEMA[key])
-                    raise RulesError(f"unknown key '{key}.{sub}' in rules (known in {key}: {known})")
-                kind, field = _SCHEMA[key][sub]
-                fields[field] = _check_type(f"{key}.{sub}", kind, subvalue)
-        elif key in _SCHEMA[""]:
-            kind, field = _SCHEMA[""][key]
-            fields[field] = _check_type(key, kind, value)
-        else:
-            known = ", ".join(sorted(set(_SCHEMA[""]) | _SPECIAL | (set(_SCHEMA) - {""})))
-            raise RulesError(f"unknown key '{key}' in rules (known: {known})")
-
+    fields = _read_keys(merged)
     for required in ("name", "family", "rounds", "opening_meld", "clean_book", "dirty_book",
                      "going_out_clean", "going_out_dirty"):
         if required not in fields:
@@ -276,6 +257,30 @@ def rules_from_dict(data: Mapping[str, Any], presets: Mapping[str, dict]) -> Rul
     if fields["natural_margin"] < 0 or fields["max_wilds"] < 0:
         raise RulesError("melds.natural_margin and melds.max_wilds may not be negative")
     return Rules(**fields)
+
+
+def _read_keys(merged: Mapping[str, Any]) -> dict[str, Any]:
+    """The defaults overlaid with every schema key of `merged`, type-checked, by field name."""
+    fields: dict[str, Any] = dict(_DEFAULTS)
+    for key, value in merged.items():
+        if key in _SPECIAL:
+            continue
+        if key in _SCHEMA and key:
+            if not isinstance(value, Mapping):
+                raise RulesError(f"{key} must be a table of keys (a TOML section)")
+            for sub, subvalue in value.items():
+                if sub not in _SCHEMA[key]:
+                    known = ", ".join(_SCHEMA[key])
+                    raise RulesError(f"unknown key '{key}.{sub}' in rules (known in {key}: {known})")
+                kind, field = _SCHEMA[key][sub]
+                fields[field] = _check_type(f"{key}.{sub}", kind, subvalue)
+        elif key in _SCHEMA[""]:
+            kind, field = _SCHEMA[""][key]
+            fields[field] = _check_type(key, kind, value)
+        else:
+            known = ", ".join(sorted(set(_SCHEMA[""]) | _SPECIAL | (set(_SCHEMA) - {""})))
+            raise RulesError(f"unknown key '{key}' in rules (known: {known})")
+    return fields
 
 
 def _card_values(family: str, table: Any) -> tuple[tuple[str, int], ...]:
