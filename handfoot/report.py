@@ -74,7 +74,8 @@ def rules_table(rules: Rules) -> Table:
     if rules.sides:
         row("sides", rules.sides)
     row("rounds", rules.rounds)
-    row("opening meld by round", " / ".join(map(str, rules.opening_meld)))
+    row("opening meld by round", " / ".join(map(str, rules.opening_meld))
+        + ("" if rules.opening_counts_books else " (complete books do not count)"))
     row("card values", ", ".join(f"{k}: {v}" for k, v in rules.card_values))
     row("meld size", f"at least {rules.min_meld}; a book is {rules.book_size}+")
     limits = [f"naturals >= wilds + {rules.natural_margin}"]

@@ -51,7 +51,7 @@ def score_side(rules: Rules, round_no: int, side: SideRound) -> SideResult:
     _books(sheet, groups)
     _red_threes_laid(sheet, rules, groups)
     _cards_on_table(sheet, groups)
-    _opening_minimum(sheet, round_no, minimum, groups)
+    _opening_minimum(sheet, rules, round_no, minimum, groups)
     _hand_and_foot(sheet, rules, side)
     if side.went_out:
         _going_out(sheet, rules, round_no, side, groups)
@@ -100,12 +100,15 @@ def _cards_on_table(sheet: _Sheet, groups: Sequence[GroupScore]) -> None:
             sheet.add(label, total_of(key))
 
 
-def _opening_minimum(sheet: _Sheet, round_no: int, minimum: int, groups: Sequence[GroupScore]) -> None:
-    """The valid melds on the table must at least reach the round's opening minimum (a warning)."""
-    meld_value = sum(g.meld_value for g in groups)
-    if _has_melds(groups) and meld_value < minimum:
-        sheet.find(WARNING, f"the valid melds on the table are worth {meld_value}, below round "
-                            f"{round_no}'s opening minimum of {minimum}")
+def _opening_minimum(sheet: _Sheet, rules: Rules, round_no: int, minimum: int,
+                     groups: Sequence[GroupScore]) -> None:
+    """A table whose valid melds cannot have reached the round's opening minimum is a warning."""
+    most = sum(g.opening_value for g in groups)
+    if _has_melds(groups) and most < minimum:
+        books = "" if rules.opening_counts_books else \
+            f" (a complete book counts only as the meld of {rules.book_size - 1} cards it grew from)"
+        sheet.find(WARNING, f"the valid melds on the table can have counted at most {most} toward the "
+                            f"opening{books}, below round {round_no}'s opening minimum of {minimum}")
 
 
 def _hand_and_foot(sheet: _Sheet, rules: Rules, side: SideRound) -> None:

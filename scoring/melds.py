@@ -49,7 +49,7 @@ class GroupScore:
     contributions: Counter = field(default_factory=Counter)
     bonus_label: str = ""
     red3_laid: int = 0
-    meld_value: int = 0   # what it counts toward the opening minimum (valid melds only)
+    opening_value: int = 0   # the most it can have counted toward the opening minimum
 
 
 def describe(index: int, cards: Sequence[str]) -> str:
@@ -96,14 +96,14 @@ class _Group:
         return None if first == self.index else first
 
     def result(self, kind: str, rank: str | None = None, bonus: int = 0, label: str = "",
-               meld_value: int = 0) -> GroupScore:
+               opening_value: int = 0) -> GroupScore:
         """The judged group: its points are its contributions plus any laid red 3s."""
         if bonus:
             self.contrib["bonus"] += bonus
         points = sum(self.contrib.values()) + self.red3_laid * self.rules.value("red3")
         meld = Meld(self.index, self.cards, rank, len(self.of(NATURAL)), len(self.of(WILD)), kind,
                     points, bonus)
-        return GroupScore(meld, self.findings, self.contrib, label, self.red3_laid, meld_value)
+        return GroupScore(meld, self.findings, self.contrib, label, self.red3_laid, opening_value)
 
 
 def analyse_group(
@@ -180,15 +180,14 @@ def _clothing_set(group: _Group) -> GroupScore:
     earlier = group.earlier_meld_of("clothing")
     if earlier is not None:
         group.breaks(f"a second clothing set (meld {earlier + 1} is one already)")
-    meld_value = len(clothing) * rules.clothing_meld_value
     if not group.invalid and len(clothing) >= rules.book_size:
         group.contrib[TABLE_CARDS] += group.value(CLOTHING)
         return group.result("clothing_stack", "clothing", rules.clothing_stack_bonus, "clothing stack",
-                            meld_value=meld_value)
+                            opening_value=_opening_value(group, is_book=True))
     group.contrib[CLOTHING_AGAINST] -= group.value(CLOTHING)
     if group.invalid:
         return group.result("invalid", "clothing")
-    return group.result("clothing_set", "clothing", meld_value=meld_value)
+    return group.result("clothing_set", "clothing", opening_value=_opening_value(group, is_book=False))
 
 
 def _number_meld(group: _Group) -> GroupScore:
@@ -210,13 +209,13 @@ def _number_meld(group: _Group) -> GroupScore:
     _meld_size_and_wild_limit(group)
     if group.invalid:
         return group.result("invalid", rank)
-    meld_value = group.value(NATURAL) + group.value(WILD)
     wilds = len(group.of(WILD))
     if len(group.of(NATURAL)) + wilds < rules.book_size:
-        return group.result("meld", rank, meld_value=meld_value)
+        return group.result("meld", rank, opening_value=_opening_value(group, is_book=False))
     kind = "dirty" if wilds else "clean"
     bonus = rules.dirty_book if wilds else rules.clean_book
-    return group.result(kind, rank, bonus, f"{kind} book of {rank_plural(rank)}", meld_value=meld_value)
+    return group.result(kind, rank, bonus, f"{kind} book of {rank_plural(rank)}",
+                        opening_value=_opening_value(group, is_book=True))
 
 
 def _one_rank(group: _Group) -> str | None:
@@ -239,6 +238,38 @@ def _meld_size_and_wild_limit(group: _Group) -> None:
         group.breaks(f"only {n + w} cards: a meld needs at least {rules.min_meld}")
     if w > rules.wilds_allowed(n):
         group.breaks(f"too many wilds ({w} with {n} naturals): {_wild_rule(rules, n)}")
+
+
+def _opening_value(group: _Group, is_book: bool) -> int:
+    """The most a valid group can have counted toward the opening minimum (the photo shows the
+    round's end, not the opening): its cards' values, clothing cards at their meld value.
+
+    Where complete books do not count (Remastered), a book counted at most as the meld it grew
+    from: its best meld of book_size - 1 cards.
+    """
+    rules = group.rules
+    if group.of(CLOTHING):
+        cards = len(group.of(CLOTHING))
+        if is_book and not rules.opening_counts_books:
+            cards = rules.book_size - 1
+        return cards * rules.clothing_meld_value
+    if not is_book or rules.opening_counts_books:
+        return group.value(NATURAL) + group.value(WILD)
+    return _best_meld_below_book(
+        rules, [rules.value(k.value_key) for k in group.of(NATURAL)],
+        [rules.value(k.value_key) for k in group.of(WILD)])
+
+
+def _best_meld_below_book(rules: Rules, naturals: list[int], wilds: list[int]) -> int:
+    """The most points a legal meld of fewer than book_size of these cards (values) can hold."""
+    naturals, wilds = sorted(naturals, reverse=True), sorted(wilds, reverse=True)
+    largest = rules.book_size - 1
+    best = 0
+    for n in range(1, min(len(naturals), largest) + 1):
+        w = min(len(wilds), rules.wilds_allowed(n), largest - n)
+        if n + w >= rules.min_meld:
+            best = max(best, sum(naturals[:n]) + sum(wilds[:w]))
+    return best
 
 
 def _wild_rule(rules: Rules, naturals: int) -> str:

@@ -9,6 +9,7 @@ checked, an unknown key is an error naming it::
     family = "standard"             # or "barefoot" (DESIGN.md deck families)
     rounds = 4
     opening_meld = [60, 90, 120, 150]
+    opening_counts_books = true     # false: complete books do not count toward the opening meld
     perfect_deal_bonus = 100        # 0: no bonus for picking exactly 22 cards
     [card_values]                   # every value key of the family (scoring.cards.VALUE_KEYS)
     [melds]    min_size, book_size, natural_margin, max_wilds, no_wild_after_book
@@ -46,6 +47,7 @@ class Rules:
     sides: str
     rounds: int
     opening_meld: tuple[int, ...]
+    opening_counts_books: bool
     card_values: tuple[tuple[str, int], ...]
     min_meld: int
     book_size: int
@@ -117,6 +119,7 @@ _SCHEMA: dict[str, dict[str, tuple[str, str]]] = {
         "sides": (_STR, "sides"),
         "rounds": (_INT, "rounds"),
         "opening_meld": (_ROUNDS, "opening_meld"),
+        "opening_counts_books": (_BOOL, "opening_counts_books"),
         "perfect_deal_bonus": (_INT, "perfect_deal_bonus"),
     },
     "melds": {
@@ -154,6 +157,7 @@ _DEFAULTS: dict[str, Any] = {
     "title": "",
     "source": "",
     "sides": "",
+    "opening_counts_books": True,
     "perfect_deal_bonus": 0,
     "min_meld": 3,
     "book_size": 7,

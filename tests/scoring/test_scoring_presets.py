@@ -28,6 +28,7 @@ SOURCE = {
 QUOTES = [
     # bare-foot-n-wild
     ("bare-foot-n-wild", "have the highest amount of points at the end of five rounds"),                 # rounds
+    ("bare-foot-n-wild", "The meld is one or more sets with a high enough combined point value"),  # what counts toward the opening
     ("bare-foot-n-wild", "Round One: 50 points"), ("bare-foot-n-wild", "Round Five: 250 points"),     # opening
     ("bare-foot-n-wild", "Numbers 1-5: 5 points"), ("bare-foot-n-wild", "Numbers 6-10: 10 points"),
     ("bare-foot-n-wild", "Numbers 11 & 12: 20 points"),                                              # naturals
@@ -58,9 +59,11 @@ QUOTES = [
     ("remastered-singles", "Natural cards can be added to complete books, wild cards cannot."),
     ("remastered-singles", "a Clean book of seven 4s would be worth 700 points plus 5 points for each card"),
     ("remastered-singles", "three 4s would be worth 15 points and six 10s would be 60 points"),
+    ("remastered-singles", "Complete books and red 3s do not count toward minimum meld requirements."),
     # magnolia-point
     ("magnolia-point", "draw a card to find your partner"),                                           # sides
     ("magnolia-point", "Round 1 Meld 60\tRound 2 Meld 90\tRound 3 Meld 120\tRound 4 Meld 150"),       # rounds, opening
+    ("magnolia-point", "To meld/open: First game you must have 60 points (next 90/120/150)"),  # what counts toward the opening
     ("magnolia-point", "4 thru 8 = 5 points"), ("magnolia-point", "King/Queen/Jack/Ten or Nine = 10 points"),
     ("magnolia-point", "Ace = 20 points"),                                                            # naturals
     ("magnolia-point", "joker (wild card) = 50 points"), ("magnolia-point", "2's (wild card) = 20 points"),
@@ -77,6 +80,7 @@ QUOTES = [
     # family-game-knights
     ("family-game-knights", "Score the most points in four rounds."),                                 # rounds
     ("family-game-knights", "First Round: 50 Points | Second Round: 90 Points | Third Round: 120 Points | Fourth Round: 150 Points"),
+    ("family-game-knights", "You must open each round by putting down a minimum score on the table."),  # what counts toward the opening
     ("family-game-knights", "Two's and Aces\t20 points"), ("family-game-knights", "Eight through King\t10 points"),
     ("family-game-knights", "Four through Seven\t5 points"), ("family-game-knights", "Joker\t50 points"),
     ("family-game-knights", "Red Three's\t500 points"), ("family-game-knights", "Black Three's\t5 points"),
@@ -91,6 +95,7 @@ QUOTES = [
     # online-classic
     ("online-classic", "Hand and Foot is a team card game played in four rounds."),                   # sides, rounds
     ("online-classic", "Round 1 : 50 points"), ("online-classic", "Round 4 : 150 points"),            # opening
+    ("online-classic", "Each round has a different minimum card value required to start the team piles."),  # what counts toward the opening
     ("online-classic", "4 – 7 : +5 points"), ("online-classic", "8 – King : +10 points"), ("online-classic", "Ace : +20 points"),
     ("online-classic", "2 : Wild card +20 points"), ("online-classic", "Joker : Wild card +50 points"),
     ("online-classic", "Red 3 : (Hearts / Diamonds) : -300 points"),
@@ -150,29 +155,93 @@ OPENING = {
 
 
 def _table_worth(preset: str, points: int) -> tuple[str, ...]:
-    """Melds of 5-point cards worth exactly `points` (a multiple of 5), one rank per meld."""
-    ranks = ["4", "5", "1", "2"] if preset == "bare-foot-n-wild" else ["4", "5", "6", "7"]
-    cards = points // 5
+    """Melds below book size worth exactly `points` (a multiple of 5, at least 15).
+
+    Three 4s (5 each in every preset) make an odd 5; the rest are melds of 3 to 6 cards of
+    10-point ranks, so no meld is a book and every preset counts them all toward the opening.
+    """
+    tens = ["6", "7", "8", "9", "10"] if preset == "bare-foot-n-wild" else ["9", "10", "J", "Q", "K"]
     out = []
-    for rank in ranks:
-        if cards <= 0:
+    if points % 10:
+        out.append("4 4 4")
+        points -= 15
+    cards = points // 10
+    for rank in tens:
+        if not cards:
             break
-        take = min(cards, 20)
-        if 0 < cards - take < 3:
+        take = min(cards, 6)
+        if cards - take in (1, 2):      # leave a meld of at least 3
             take = cards - 3
         out.append(" ".join([rank] * take))
         cards -= take
+    assert not cards, "more points than five melds of six 10-point cards"
     return tuple(out)
 
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_opening_meld_minimum_by_round(preset: str) -> None:
     for round_no, minimum in enumerate(OPENING[preset], start=1):
-        enough = side(preset, _table_worth(preset, minimum), round_no=round_no)
+        table = _table_worth(preset, minimum)
+        assert all(len(meld.split()) < 7 for meld in table)
+        enough = side(preset, table, round_no=round_no)
         assert line(enough, "cards on table") == minimum
         assert not messages(enough, "warning"), (round_no, enough.findings)
         short = side(preset, _table_worth(preset, minimum - 5), round_no=round_no)
         assert any("opening minimum" in m and str(minimum) in m for m in messages(short, "warning"))
+
+
+# --- what counts toward the opening minimum --------------------------------------------------
+# A photo shows the round's end, so the check asks whether the valid melds on the table can have
+# reached the minimum. Remastered alone leaves complete books out: there a book can have counted only
+# as the meld of at most 6 of its cards that it grew from.
+
+def test_remastered_books_count_only_as_the_meld_they_grew_from() -> None:
+    # The text's own example grown into a book: three 4s 15 + six of the 10s 60 = 75 >= 60.
+    grown = side("remastered-singles", ("4 4 4", "10 10 10 10 10 10 10"), round_no=1)
+    assert not grown.findings
+    assert grown.total == 785                  # clean book 700 + seven 10s 70 + three 4s 15
+    # Round 2 (90): ten Ks count at most six Ks 60, + three 4s 15 = 75 < 90.
+    short = side("remastered-singles", ("K K K K K K K K K K", "4 4 4"), round_no=2)
+    assert messages(short, "warning") == [
+        "the valid melds on the table can have counted at most 75 toward the opening (a complete book "
+        "counts only as the meld of 6 cards it grew from), below round 2's opening minimum of 90"]
+    assert short.total == 815                  # clean book 700 + ten Ks 100 + three 4s 15
+    # Three aces instead of the 4s: 60 + 3 x 20 = 120 >= 90.
+    enough = side("remastered-singles", ("K K K K K K K K K K", "A A A"), round_no=2)
+    assert not enough.findings
+    assert enough.total == 860                 # 700 + 100 + 60
+
+
+def test_remastered_dirty_book_counts_its_best_six_cards() -> None:
+    # Six of 10 10 10 10 2 2 JOKER with more naturals than wilds: four 10s 40 + joker 50 + a 2 20
+    # = 110 (three 10s, joker and both 2s: 100; a third wild needs four 10s: seven cards, a book).
+    book = ("10 10 10 10 2 2 JOKER",)
+    assert not side("remastered-singles", book, round_no=2).findings      # 110 >= 90
+    short = side("remastered-singles", book, round_no=3)                   # 110 < 120
+    assert any("at most 110 " in m and "minimum of 120" in m for m in messages(short, "warning"))
+    assert short.total == 430                  # dirty book 300 + four 10s 40 + 2s 40 + joker 50
+
+
+def test_remastered_red_threes_do_not_count_toward_the_opening() -> None:
+    # Four laid red 3s (400) do not help six 4s (30) reach round 1's 60.
+    result = side("remastered-singles", ("3R 3R 3R 3R", "4 4 4 4 4 4"), round_no=1)
+    assert any("at most 30 " in m and "minimum of 60" in m for m in messages(result, "warning"))
+    assert result.total == 430                 # red 3s 4 x 100 + six 4s 30
+
+
+@pytest.mark.parametrize(("preset", "round2", "round3"), [
+    ("bare-foot-n-wild", 100, 150), ("magnolia-point", 90, 120),
+    ("family-game-knights", 90, 120), ("online-classic", 90, 120),
+])
+def test_other_presets_count_books_toward_the_opening(preset: str, round2: int, round3: int) -> None:
+    # Their texts leave nothing out: ten 10s 100 + three 4s 15 = 115 >= round 2's minimum
+    # (Remastered counts the same table 60 + 15 = 75, below its 90).
+    table = ("10 10 10 10 10 10 10 10 10 10", "4 4 4")
+    result = side(preset, table, round_no=2)
+    assert 115 >= round2 and not result.findings
+    assert result.total == 615                 # clean book 500 + ten 10s 100 + three 4s 15
+    alone = side(preset, table[:1], round_no=3)  # the book alone, 100, below round 3's minimum
+    assert any("at most 100 " in m and f"minimum of {round3}" in m for m in messages(alone, "warning"))
 
 
 # --- card values -----------------------------------------------------------------------------

@@ -28,8 +28,21 @@ def test_custom_rules_may_change_the_number_of_rounds() -> None:
     assert r.name == "online-classic (custom)"
 
 
+def test_a_rules_file_may_leave_books_out_of_the_opening() -> None:
+    # online-classic counts a book of ten Ks (100) toward round 2's 90; with books left out it can
+    # have opened only as six Ks (60), below 90.
+    table = ("K K K K K K K K K K",)
+    plain = rules_from_dict({"base": "online-classic"}, preset_dicts())
+    ours = rules_from_dict({"base": "online-classic", "opening_counts_books": False}, preset_dicts())
+    assert (plain.opening_counts_books, ours.opening_counts_books) == (True, False)
+    assert not side(plain, table, round_no=2).findings
+    (said,) = [f.message for f in side(ours, table, round_no=2).findings]
+    assert "at most 60 " in said and "minimum of 90" in said
+
+
 @pytest.mark.parametrize(("data", "named"), [
     ({"colour": "red"}, "'colour'"),
+    ({"opening_counts_books": "no"}, "opening_counts_books must be true or false"),
     ({"books": {"clen": 600}}, "'books.clen'"),
     ({"card_values": {"1": 5}}, "'card_values.1'"),
     ({"going_out": {"bonuss": 5}}, "'going_out.bonuss'"),
