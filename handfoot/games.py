@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -277,9 +278,10 @@ class GameBook:
             try:
                 check_image(temp)
                 fmt = _format(temp)
-            except VisionError as exc:
-                raise UserError(_plain(str(exc), temp)) from exc
-            read, seconds = self.queue.read(side.name, role, temp, thaw_rules(game.rules).family)
+                read, seconds = self.queue.read(side.name, role, temp, thaw_rules(game.rules).family)
+            except (VisionError, UserError) as exc:
+                message = _plain(getattr(exc, "message", str(exc)), temp)
+                raise (TooLarge if "too large" in message else UserError)(message) from exc
             final = folder / f"{photo_id}{_SUFFIX.get(fmt, '.img')}"
             os.replace(temp, final)
             with open(final, "rb") as fh:
@@ -331,8 +333,10 @@ class GameBook:
             _open(row)
             _side(game, position)
             if add is not None:
-                cls = _card_name(add)
-                fix = parse_fix(f"->{cls}@{where}")
+                try:
+                    fix = parse_fix(f"->{_card_name(add)}@{where}")
+                except UserError as exc:
+                    raise UserError(_unfix(exc.message)) from exc
                 cid = tx.add_correction(row.id, position, fix=fix.text)
             else:
                 photo = next((p for p in row.photos if p.id == photo_id), None)
@@ -343,7 +347,10 @@ class GameBook:
                 if any(c.photo_id == photo_id and c.card == card and c.new is None for c in row.corrections):
                     raise Conflict(f"card {card} of that photo was removed already")
                 cid = tx.add_correction(row.id, position, photo_id, card, None if new is None else _card_name(new))
-            self._rescore(tx, game, tx.round(game_id, number), row.id)
+            try:
+                self._rescore(tx, game, tx.round(game_id, number), row.id)
+            except UserError as exc:  # worded for --fix; here the card was tapped or picked
+                raise type(exc)(_unfix(exc.message)) from exc
             return cid
 
     def undo_correction(self, game_id: int, number: int, correction_id: int) -> None:
@@ -522,9 +529,14 @@ def _format(path: Path) -> str:
         return img.format or ""
 
 
+def _unfix(message: str) -> str:
+    """A --fix message without its "--fix '...': " opening (on the page a card is tapped or picked)."""
+    return re.sub(r"^--fix '[^']*': ", "", message)
+
+
 def _plain(message: str, path: Path) -> str:
     """An image error without the server's temporary file name."""
-    return message.replace(f": {path}", "").replace(str(path), "the photo")
+    return message.replace(f": {path}", "").replace(f" {path}:", ":").replace(str(path), "the photo")
 
 
 def _label(label: str, role: str) -> str:
