@@ -306,7 +306,7 @@ async function showRound(game, number) {
   view().replaceChildren(
     el("p", {}, el("a", { href: `#/g/${game}` }, "← score sheet")),
     el("h1", {}, `Round ${number}${round.confirmed ? " (confirmed)" : ""}`),
-    round.sides.map(s => sideSection(round, s)),
+    ...round.sides.map(s => sideSection(round, s)),
     el("div", { class: "row" }, confirmBtn));
 }
 
@@ -322,7 +322,7 @@ async function showAudit(game) {
     const claimed = {};
     inputs.forEach(i => { if (i.value !== "") claimed[i.dataset.side] = parseInt(i.value, 10); });
     const audit = await api("POST", `/api/games/${game}/rounds/${pick.value}/audit`, { claimed });
-    out.replaceChildren(
+    out.replaceChildren(el("div", {},
       el("table", {}, el("thead", {}, el("tr", {}, ["side", "claimed", "found", "difference"].map(h => el("th", {}, h)))),
         el("tbody", {}, audit.sides.map(s => el("tr", {}, el("td", {}, s.name), el("td", { class: "num" }, s.claimed),
           el("td", { class: "num" }, s.found), el("td", { class: "num" + (s.difference ? " neg" : "") }, s.difference ? signed(s.difference) : "0"))))),
@@ -333,7 +333,7 @@ async function showAudit(game) {
           : el("p", { class: "muted" }, "no set of breakdown lines accounts for the difference: check the cards below"))),
       audit.least_sure.length ? el("div", {}, el("h2", {}, "Cards the detector was least sure of"),
         el("table", {}, el("tbody", {}, audit.least_sure.map(u => el("tr", {}, el("td", {}, u.side), el("td", {}, u.class),
-          el("td", { class: "num" }, u.conf.toFixed(2)), el("td", {}, u.meld ? `meld ${u.meld}` : (u.place || "-"))))))) : null);
+          el("td", { class: "num" }, u.conf.toFixed(2)), el("td", {}, u.meld ? `meld ${u.meld}` : (u.place || "-"))))))) : null));
   });
   view().replaceChildren(el("p", {}, el("a", { href: `#/g/${game}` }, "← score sheet")),
     el("section", {}, el("h1", {}, "Audit: the totals you wrote down"),
