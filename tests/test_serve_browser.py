@@ -90,9 +90,11 @@ def _photograph_round(page, number: int) -> None:
         section.locator("figure.photo").nth(1).wait_for(timeout=300_000)
 
 
-def _shot(page, tmp: Path, name: str) -> None:
+def _shot(what, tmp: Path, name: str) -> None:
+    """A screenshot of a page or an element: into docs/ with HANDFOOT_SCREENSHOTS=1, else the test's folder."""
     target = REPO / "docs" if os.environ.get("HANDFOOT_SCREENSHOTS") else tmp
-    page.screenshot(path=str(target / name), full_page=True)
+    options = {"quality": 70} if name.endswith(".jpg") else {}
+    what.screenshot(path=str(target / name), **options)
 
 
 def test_a_game_night_on_a_phone(tmp_path):
@@ -114,8 +116,7 @@ def test_a_game_night_on_a_phone(tmp_path):
             _photograph_round(page, 1)
             totals = page.locator("section.side .side-total").all_inner_texts()
             assert totals == ["515", "840"]  # the true cards
-            page.locator('section.side[data-side="0"]').scroll_into_view_if_needed()
-            _shot(page, tmp_path, "game-night-side.png")
+            _shot(page.locator('section.side[data-side="0"]'), tmp_path, "game-night-side.jpg")
             page.click("#confirm-round")
             page.wait_for_selector("#sheet")
             page.click("#next-round")

@@ -202,7 +202,7 @@ async function uploadPhotos(game, number, side, role, files, status) {
 function photoFigure(round, side, photo) {
   const img = el("img", { src: withToken(`/api/photos/${photo.id}/image`), alt: `${photo.role} photo ${photo.label}` });
   const svg = el("svg", { viewBox: `0 0 ${photo.width} ${photo.height}`, preserveAspectRatio: "none" });
-  const fontSize = Math.max(photo.width, photo.height) / 40;
+  const fontSize = Math.max(photo.width, photo.height) / 24;
   for (const card of photo.cards) {
     const boxes = card.corners && card.corners.length ? card.corners : [card.box];
     const g = el("g", { class: "cardbox", "data-index": card.index, "data-class": card.class, "data-photo": photo.id,
@@ -282,8 +282,8 @@ function sideSection(round, side) {
   return el("section", { class: "side", "data-side": side.position },
     el("h2", {}, el("span", {}, side.name + (side.members.length ? ` (${side.members.join(", ")})` : "")),
       el("span", { class: "total" }, String(side.total))),
-    round.confirmed ? null : el("div", { class: "row" }, picker("table", "📷 Table photo", false),
-      picker("leftover", side.members.length > 1 ? "📷 Leftover photos (one per player)" : "📷 Leftover photo(s)", true)),
+    round.confirmed ? null : el("div", { class: "row" }, picker("table", "Table photo", false),
+      picker("leftover", side.members.length > 1 ? "Leftover photos (one per player)" : "Leftover photo(s)", true)),
     status,
     side.photos.length ? null : el("p", { class: "muted" }, "No photos yet: photograph the melds, then the cards left in hand and foot."),
     side.photos.map(p => photoFigure(round, side, p)),
