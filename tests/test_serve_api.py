@@ -56,6 +56,10 @@ def _played_round(s: Served) -> tuple[int, dict]:
 def test_a_round_through_the_api_scores_the_true_cards(served):
     game, view = _played_round(served)
     assert [side["total"] for side in view["sides"]] == [515, 840]
+    # a perfect deal (exactly 22 cards picked up) is worth 100 under remastered-singles
+    status, view = served.call("PATCH", f"/api/games/{game}/rounds/1/sides/{ANN}", {"perfect_deal": True})
+    assert status == 200 and view["sides"][ANN]["perfect_deal"] and view["sides"][ANN]["total"] == 615
+    served.call("PATCH", f"/api/games/{game}/rounds/1/sides/{ANN}", {"perfect_deal": False})
     assert served.call("POST", f"/api/games/{game}/rounds/1/confirm")[0] == 200
     status, sheet = served.call("GET", f"/api/games/{game}")
     assert status == 200
