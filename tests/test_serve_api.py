@@ -64,6 +64,14 @@ def test_a_round_through_the_api_scores_the_true_cards(served):
     status, sheet = served.call("GET", f"/api/games/{game}")
     assert status == 200
     assert sheet["totals"] == [515, 840] and sheet["rounds"][0]["confirmed"]
+    # the audit: Ann wrote down 215, 300 short of 515: the dirty book of 9s explains it
+    status, audit = served.call("POST", f"/api/games/{game}/rounds/1/audit", {"claimed": {"Ann": 215, "Bob": 840}})
+    assert status == 200
+    ann, bob = audit["sides"]
+    assert (ann["difference"], bob["difference"]) == (-300, 0)
+    assert ann["explained_by"][0] == [{"label": "dirty book of 9s", "points": 300}]
+    status, answer = served.call("POST", f"/api/games/{game}/rounds/1/audit", {"claimed": {"Cy": 5}})
+    assert status == 400 and "no side named 'Cy'" in answer["error"]
     status, csv = served.call("GET", f"/api/games/{game}/export.csv")
     assert status == 200 and b"1,confirmed,Ann,515,515" in csv
 
@@ -243,3 +251,21 @@ def test_serve_off_loopback_prints_a_token_url_and_a_qr_code(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_a_past_round_is_edited_by_reopening_it(served):
+    game, view = _played_round(served)
+    served.call("POST", f"/api/games/{game}/rounds/1/confirm")
+    served.call("POST", f"/api/games/{game}/rounds")  # round 2 open
+    status, answer = served.call("POST", f"/api/games/{game}/rounds/1/reopen")
+    assert status == 409 and "round 2 is open" in answer["error"]
+    assert served.call("POST", f"/api/games/{game}/undo")[1]["undone"] == 2
+    status, view = served.call("POST", f"/api/games/{game}/rounds/1/reopen")
+    assert status == 200 and not view["confirmed"]
+    assert served.call("GET", f"/api/games/{game}")[1]["totals"] == [0, 0]  # an open round is not yet counted
+    # Bob's hand holds one 6 (-5): removed, Bob has 845
+    hand = next(p for p in view["sides"][BOB]["photos"] if p["role"] == "leftover")
+    served.call("POST", f"/api/games/{game}/rounds/1/sides/{BOB}/corrections",
+                {"photo": hand["id"], "card": hand["cards"][0]["index"], "to": None})
+    served.call("POST", f"/api/games/{game}/rounds/1/confirm")
+    assert served.call("GET", f"/api/games/{game}")[1]["totals"] == [515, 845]

@@ -84,9 +84,9 @@ def _score_cli(tmp: Path, number: int, fixes: list[str]) -> dict[str, int]:
 def _photograph_round(page, number: int) -> None:
     for side, who in ((0, "ann"), (1, "bob")):
         section = page.locator(f'section.side[data-side="{side}"]')
-        section.locator('input[data-role="table"]').set_input_files(str(PHOTOS / f"{who}-table.jpg"))
+        section.locator('input[data-role="table"][capture]').set_input_files(str(PHOTOS / f"{who}-table.jpg"))
         section.locator("figure.photo").first.wait_for(timeout=300_000)
-        section.locator('input[data-role="leftover"]').set_input_files(str(PHOTOS / f"{who}-hand.jpg"))
+        section.locator('input[data-role="leftover"][capture]').set_input_files(str(PHOTOS / f"{who}-hand.jpg"))
         section.locator("figure.photo").nth(1).wait_for(timeout=300_000)
 
 
@@ -154,7 +154,7 @@ def test_a_game_night_on_a_phone(tmp_path):
             page.click("#next-round")
             page.wait_for_url("**/r/3")
             section = page.locator('section.side[data-side="1"]')
-            section.locator('input[data-role="leftover"]').set_input_files(str(PHOTOS / "bob-hand.jpg"))
+            section.locator('input[data-role="leftover"][capture]').set_input_files(str(PHOTOS / "bob-hand.jpg"))
             section.locator("figure.photo").first.wait_for(timeout=300_000)
             page.goto(server.url + "#/g/1")
             page.click("#undo-round")

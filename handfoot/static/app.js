@@ -250,8 +250,9 @@ function sideSection(round, side) {
   const base = `/api/games/${round.game}/rounds/${round.number}/sides/${side.position}`;
   const refresh = () => showRound(round.game, round.number);
   const status = el("p", { class: "busy", "aria-live": "polite" });
-  const picker = (role, label, multiple) => el("label", { class: "upload" }, label,
-    el("input", { type: "file", accept: "image/*", capture: "environment", multiple, "data-role": role,
+  // the camera (capture) or, for photos already taken, the phone's files
+  const picker = (role, label, multiple, camera) => el("label", { class: camera ? "upload" : "upload plain" }, label,
+    el("input", { type: "file", accept: "image/*", capture: camera ? "environment" : null, multiple, "data-role": role,
       onchange: ev => {
         const files = [...ev.target.files];
         ev.target.value = "";
@@ -282,8 +283,10 @@ function sideSection(round, side) {
   return el("section", { class: "side", "data-side": side.position },
     el("h2", {}, el("span", {}, side.name + (side.members.length ? ` (${side.members.join(", ")})` : "")),
       el("span", { class: "total" }, String(side.total))),
-    round.confirmed ? null : el("div", { class: "row" }, picker("table", "Table photo", false),
-      picker("leftover", side.members.length > 1 ? "Leftover photos (one per player)" : "Leftover photo(s)", true)),
+    round.confirmed ? null : el("div", { class: "row" }, picker("table", "Table photo", false, true),
+      picker("leftover", side.members.length > 1 ? "Leftover photos (one per player)" : "Leftover photo(s)", true, true)),
+    round.confirmed ? null : el("div", { class: "row muted" }, "or pick files: ", picker("table", "table", false, false),
+      picker("leftover", "leftover", true, false)),
     status,
     side.photos.length ? null : el("p", { class: "muted" }, "No photos yet: photograph the melds, then the cards left in hand and foot."),
     side.photos.map(p => photoFigure(round, side, p)),
