@@ -16,7 +16,7 @@ import os
 import secrets
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -339,11 +339,10 @@ class Ledger:
             conn.close()
 
     @contextmanager
-    def change(self) -> Iterator[Tx]:
-        """One write transaction: all of it is stored, or (on any error) none of it."""
+    def _transaction(self, begin: str) -> Iterator[Tx]:
         conn = self._connect()
         try:
-            conn.execute("BEGIN IMMEDIATE")
+            conn.execute(begin)
             try:
                 yield Tx(conn)
             except BaseException:
@@ -353,16 +352,13 @@ class Ledger:
         finally:
             conn.close()
 
-    @contextmanager
-    def read(self) -> Iterator[Tx]:
+    def change(self) -> AbstractContextManager[Tx]:
+        """One write transaction: all of it is stored, or (on any error) none of it. Writers wait for each other."""
+        return self._transaction("BEGIN IMMEDIATE")
+
+    def read(self) -> AbstractContextManager[Tx]:
         """A consistent read (one snapshot)."""
-        conn = self._connect()
-        try:
-            conn.execute("BEGIN")
-            yield Tx(conn)
-            conn.execute("COMMIT")
-        finally:
-            conn.close()
+        return self._transaction("BEGIN")
 
     def new_photo_id(self) -> str:
         """A fresh photo id (32 hex digits): the only name a stored photo gets."""
