@@ -18,6 +18,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import urllib.request
 from pathlib import Path
 
@@ -33,6 +34,9 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="needs playwright (
 
 HANDFOOT = Path(sys.executable).parent / "handfoot"
 PHONE = {"width": 390, "height": 844}
+#: The commands' environment: offline, and ultralytics quiet even where an earlier test in this process
+#: (vision/training.py) turned it verbose, which would print its model-loading line into `score --json`.
+ENV = dict(os.environ, YOLO_OFFLINE="1", YOLO_VERBOSE="False")
 #: Card values under remastered-singles (DESIGN.md: 4-7: 5, 8-K: 10, A: 20; a black 3 left in hand -100).
 LEFT_IN_HAND = {"Q": 10, "10": 10, "A": 20, "3B": 100}
 
@@ -47,9 +51,8 @@ class Server:
     """`handfoot serve --data DIR --port N`, as the README starts it."""
 
     def __init__(self, data: Path, port: int) -> None:
-        env = dict(os.environ, YOLO_OFFLINE="1")
         self.proc = subprocess.Popen([str(HANDFOOT), "serve", "--data", str(data), "--port", str(port)],
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=ENV)
         self.url = f"http://127.0.0.1:{port}/"
         out = []
         while True:
@@ -59,6 +62,8 @@ class Server:
             if "Ctrl+C" in line:
                 break
         assert f"game night at {self.url}" in "".join(out)
+        self.log = out  # the rest of its output, read on so that a full pipe never stops it
+        threading.Thread(target=lambda: out.extend(self.proc.stdout), daemon=True).start()
 
     def api(self, path: str) -> dict:
         with urllib.request.urlopen(self.url.rstrip("/") + path, timeout=60) as res:
@@ -76,7 +81,7 @@ def _score_cli(tmp: Path, number: int, fixes: list[str]) -> dict[str, int]:
         f'[[sides]]\nname = "{who.title()}"\ntable_photos = ["{PHOTOS}/{who}-table.jpg"]\n'
         f'leftover_photos = ["{PHOTOS}/{who}-hand.jpg"]\n' for who in ("ann", "bob")))
     args = [str(HANDFOOT), "score", str(round_file), "--json"] + [f"--fix={f}" for f in fixes]
-    done = subprocess.run(args, capture_output=True, text=True, env=dict(os.environ, YOLO_OFFLINE="1"), timeout=600)
+    done = subprocess.run(args, capture_output=True, text=True, env=ENV, timeout=600)
     assert done.returncode in (0, 3), done.stderr
     return {s["name"]: s["total"] for s in json.loads(done.stdout)["sides"]}
 
