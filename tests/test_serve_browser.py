@@ -3,7 +3,8 @@
 
 One game of two rounds (Ann and Bob of examples/photos): round 1 as photographed, then the server is
 stopped and started again mid-round 2 (nothing may be lost), a card is corrected by tapping it, round 2
-is confirmed, a third round is started with a photo and undone. The score sheet's totals must equal
+is confirmed, the audit view explains a written-down total, a third round is started with a photo and
+undone; a file that is not a picture shows the server's one-line message. The score sheet's totals must equal
 `handfoot score` on the same photos (with the same correction as --fix) and the true cards
 (examples/photos/true-cards.toml: Ann 515, Bob 840 a round).
 
@@ -118,6 +119,11 @@ def test_a_game_night_on_a_phone(tmp_path):
             page.click("#start-game")
             page.click("#next-round")
             page.wait_for_url("**/r/1")
+            # a file that is not a picture: the page shows the server's one-line answer
+            bad = tmp_path / "notes.jpg"
+            bad.write_text("not a picture")
+            page.locator('section.side[data-side="0"] input[data-role="table"][capture]').set_input_files(str(bad))
+            sync_api.expect(page.locator("#msg")).to_contain_text("not an image")
             _photograph_round(page, 1)
             totals = page.locator("section.side .side-total").all_inner_texts()
             assert totals == ["515", "840"]  # the true cards
@@ -155,7 +161,15 @@ def test_a_game_night_on_a_phone(tmp_path):
             sheet_totals = [int(t) for t in page.locator("#sheet tfoot .total-cell").all_inner_texts()]
             _shot(page, tmp_path, "game-night-sheet.png")
 
+            # the audit view: Ann wrote down 215 for round 1, 300 short: her dirty book of 9s explains it
+            page.goto(server.url + "#/g/1/audit")
+            page.select_option("#audit-round", "1")
+            page.fill('input[data-side="Ann"]', "215")
+            page.click("#audit-run")
+            sync_api.expect(page.locator("#audit-out")).to_contain_text("the claim leaves out: dirty book of 9s (+300)")
+
             # undo of a round: round 3 with one photo, then undone
+            page.goto(server.url + "#/g/1")
             page.click("#next-round")
             page.wait_for_url("**/r/3")
             section = page.locator('section.side[data-side="1"]')
