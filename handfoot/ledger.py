@@ -244,7 +244,8 @@ class Tx:
                           (int(went_out), int(perfect_deal), round_id, position))
 
     def set_typed(self, round_id: int, position: int, table: list[list[str]], leftover: list[list[str]]) -> None:
-        self.conn.execute("UPDATE round_sides SET table_json = ?, leftover_json = ? WHERE round_id = ? AND position = ?",
+        self.conn.execute("UPDATE round_sides SET table_json = ?, leftover_json = ? "
+                          "WHERE round_id = ? AND position = ?",
                           (json.dumps(table), json.dumps(leftover), round_id, position))
 
     def save_result(self, round_id: int, result: dict[str, Any], totals: list[int]) -> None:
@@ -285,7 +286,8 @@ class Tx:
     def add_correction(self, round_id: int, position: int, photo_id: str | None = None, card: int | None = None,
                        new: str | None = None, fix: str | None = None) -> int:
         cur = self.conn.execute(
-            "INSERT INTO corrections (round_id, position, photo_id, card, new, fix, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO corrections (round_id, position, photo_id, card, new, fix, created) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
             (round_id, position, photo_id, card, new, fix, _now()))
         return int(cur.lastrowid)
 

@@ -44,7 +44,8 @@ def print_sheet(console: Console, sheet: dict) -> None:
         table.add_column(escape(side["name"] + members), justify="right")
     for r in sheet["rounds"]:
         label = str(r["number"]) + ("" if r["confirmed"] else " (open)") + (" !" if r["has_error"] else "")
-        cells = [f"{t:+d}" + (f"  [dim]= {run}[/]" if r["confirmed"] else "") for t, run in zip(r["totals"], r["running"])]
+        cells = [f"{t:+d}" + (f"  [dim]= {run}[/]" if r["confirmed"] else "")
+                 for t, run in zip(r["totals"], r["running"], strict=True)]
         table.add_row(label, *cells)
     table.add_section()
     table.add_row("[bold]total[/]", *[f"[bold]{t}[/]" for t in sheet["totals"]])
