@@ -26,6 +26,8 @@ COMMAND_MODULES = (
     "score_cmd",
     "watch_cmd",
     "demo_cmd",
+    "game_cmd",
+    "serve_cmd",
 )
 
 app = typer.Typer(

@@ -348,18 +348,55 @@ def apply_fixes(photos: list[PhotoCards], fixes: Sequence[CardFix]) -> list[Card
             whose = f" on {fix.side}'s photos" if fix.side else ""
             raise UserError(f"--fix {fix.text!r}: no detected {fix.old} card{whose} to change")
         _, p, i = best
-        photo = photos[p]
-        card = photo.cards[i]
-        if fix.new is None:
-            del photo.cards[i]
-            photo.fixed = {k if k < i else k - 1 for k in photo.fixed if k != i}
-            photo.notes.append(f"fix {fix.text}: removed the {fix.old} {_where(card, photo)}")
-        else:
-            corners = tuple(replace(d, cls=fix.new, conf=1.0) for d in card.corners)
-            photo.cards[i] = Card(fix.new, 1.0, corners)
-            photo.fixed.add(i)
-            photo.notes.append(f"fix {fix.text}: the {fix.old} {_where(card, photo)} is a {fix.new}")
+        _change_card(photos[p], i, fix.new, fix.text)
     return additions
+
+
+def _change_card(photo: PhotoCards, i: int, new: str | None, text: str) -> None:
+    """Card `i` of a photo becomes a `new` (sure, kept where it lies) or, with None, is removed; noted."""
+    card = photo.cards[i]
+    if new is None:
+        del photo.cards[i]
+        photo.fixed = {k if k < i else k - 1 for k in photo.fixed if k != i}
+        photo.notes.append(f"fix {text}: removed the {card.cls} {_where(card, photo)}")
+    else:
+        corners = tuple(replace(d, cls=new, conf=1.0) for d in card.corners)
+        photo.cards[i] = Card(new, 1.0, corners)
+        photo.fixed.add(i)
+        photo.notes.append(f"fix {text}: the {card.cls} {_where(card, photo)} is a {new}")
+
+
+@dataclass(frozen=True)
+class CardEdit:
+    """A correction of one card picked on the picture (a tap): card `index` of the photo as read becomes
+    `new`, or is removed (None). Unlike a CardFix it names the very card, not the least sure of a class."""
+
+    index: int
+    new: str | None
+
+
+def apply_card_edits(photo: PhotoCards, edits: Sequence[CardEdit]) -> list[int]:
+    """Apply edits to a photo's cards as read, in order (a later edit of the same card wins); return, for each
+    card left, its index as read, so a picture can name cards stably however many were removed.
+
+    Raises UserError for an index the photo does not have or an unknown card.
+    """
+    final: dict[int, str | None] = {}
+    for edit in edits:
+        if not 0 <= edit.index < len(photo.cards):
+            raise UserError(f"the photo has no card {edit.index} (it has {len(photo.cards)})")
+        if edit.new is not None and edit.new not in CLASS_NAMES:
+            raise UserError(f"unknown card {edit.new!r} (cards: {', '.join(CLASS_NAMES)})")
+        final[edit.index] = edit.new
+    kept = list(range(len(photo.cards)))
+    for i in sorted(final, reverse=True):  # from the end, so earlier indices still hold
+        old, new = photo.cards[i].cls, final[i]
+        if new == old and i not in photo.fixed:
+            continue
+        _change_card(photo, i, new, f"{old}->{new or ''}")
+        if new is None:
+            del kept[i]
+    return kept
 
 
 def _place_table(rules: Rules, deck: DeckLayout, photo: PhotoCards, groups: list[list[str]]) -> list[Finding]:
@@ -734,45 +771,50 @@ def inputs_from_dict(data: Any, source: str) -> tuple[str, int, list[SideInput],
             fixes=fixes,
         ))
     names = {s.name for s in sides}
-    photos = []
-    for k, p in enumerate(data.get("photos", []) if isinstance(data, dict) else []):
-        w = f"{where}: photos[{k}]"
-        role = _need(p, "role", str, w)
-        side = _need(p, "side", str, w)
-        if role not in ROLES:
-            raise UserError(f"{w}: role must be table or leftover, not {role!r}")
-        if side not in names:
-            raise UserError(f"{w}: side {side!r} is not one of {sorted(names)}")
-        cards = []
-        for j, c in enumerate(_need(p, "cards", list, w)):
-            cw = f"{w}.cards[{j}]"
-            cls = _need(c, "class", str, cw).upper()
-            if cls not in CLASS_NAMES:
-                raise UserError(f"{cw}: unknown card {cls!r}")
-            conf = float(c.get("conf", 1.0))
-            corner_boxes = c.get("corners") or [c.get("box")]
-            if corner_boxes == [None]:
-                raise UserError(f"{cw}: give the card a \"box\"")
-            corners = tuple(Detection(cls, conf, _box(b, cw)) for b in corner_boxes)
-            marks = tuple(Detection(cls, conf, _box(b, cw)) for b in _need(c, "marks", list, cw)) if "marks" in c else ()
-            cards.append(Card(cls, conf, corners, marks))
-        blur = p.get("blur")
-        if blur is not None and (isinstance(blur, bool) or not isinstance(blur, (int, float))):
-            raise UserError(f"{w}: 'blur' is a number or null, not {blur!r}")
-        colour = p.get("colour", True)
-        if not isinstance(colour, bool):
-            raise UserError(f"{w}: 'colour' is true or false, not {colour!r}")
-        photos.append(PhotoCards(
-            path=Path(_need(p, "path", str, w)),
-            role=role,
-            side=side,
-            width=int(p.get("width", 0)),
-            height=int(p.get("height", 0)),
-            cards=cards,
-            blur=None if blur is None else float(blur),
-            colour=colour,
-        ))
+    photos = [photo_from_dict(p, f"{where}: photos[{k}]", names)
+              for k, p in enumerate(data.get("photos", []) if isinstance(data, dict) else [])]
     return rules_name, round_no, sides, photos
+
+
+def photo_from_dict(p: Any, where: str, names: set[str]) -> PhotoCards:
+    """One photo's cards from its JSON (`photo_to_dict`, possibly edited): a card needs a "class" and a
+    "box" (or "corners"). Raises UserError naming the bad entry (`where`)."""
+    w = where
+    role = _need(p, "role", str, w)
+    side = _need(p, "side", str, w)
+    if role not in ROLES:
+        raise UserError(f"{w}: role must be table or leftover, not {role!r}")
+    if side not in names:
+        raise UserError(f"{w}: side {side!r} is not one of {sorted(names)}")
+    cards = []
+    for j, c in enumerate(_need(p, "cards", list, w)):
+        cw = f"{w}.cards[{j}]"
+        cls = _need(c, "class", str, cw).upper()
+        if cls not in CLASS_NAMES:
+            raise UserError(f"{cw}: unknown card {cls!r}")
+        conf = float(c.get("conf", 1.0))
+        corner_boxes = c.get("corners") or [c.get("box")]
+        if corner_boxes == [None]:
+            raise UserError(f"{cw}: give the card a \"box\"")
+        corners = tuple(Detection(cls, conf, _box(b, cw)) for b in corner_boxes)
+        marks = tuple(Detection(cls, conf, _box(b, cw)) for b in _need(c, "marks", list, cw)) if "marks" in c else ()
+        cards.append(Card(cls, conf, corners, marks))
+    blur = p.get("blur")
+    if blur is not None and (isinstance(blur, bool) or not isinstance(blur, (int, float))):
+        raise UserError(f"{w}: 'blur' is a number or null, not {blur!r}")
+    colour = p.get("colour", True)
+    if not isinstance(colour, bool):
+        raise UserError(f"{w}: 'colour' is true or false, not {colour!r}")
+    return PhotoCards(
+        path=Path(_need(p, "path", str, w)),
+        role=role,
+        side=side,
+        width=int(p.get("width", 0)),
+        height=int(p.get("height", 0)),
+        cards=cards,
+        blur=None if blur is None else float(blur),
+        colour=colour,
+    )
 
 
 # ---------------------------------------------------------------- audit helpers

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from handfoot.errors import UserError
-from scoring.rules import Rules, RulesError, rules_from_dict
+from scoring.rules import Rules, RulesError, resolve_base, rules_from_dict
 
 
 @lru_cache(maxsize=1)
@@ -46,6 +46,39 @@ def load_rules(name_or_path: str, relative_to: Path | None = None) -> Rules:
     presets = _preset_dicts()
     if name_or_path in presets:
         return rules_from_dict(presets[name_or_path], presets)
+    path, data = _rules_file(name_or_path, relative_to)
+    try:
+        return rules_from_dict(data, presets)
+    except RulesError as exc:
+        raise UserError(f"rules file {path}: {exc}") from exc
+
+
+def frozen_rules(name_or_path: str, relative_to: Path | None = None) -> tuple[Rules, dict[str, Any]]:
+    """The rules and the complete dict they were built from, base preset merged in: what a game keeps,
+    so a later edit of the rules file (or of a preset) does not change it (`thaw_rules`). Raises UserError."""
+    presets = _preset_dicts()
+    if name_or_path in presets:
+        where, data = name_or_path, copy.deepcopy(presets[name_or_path])
+    else:
+        path, data = _rules_file(name_or_path, relative_to)
+        where = f"rules file {path}"
+    try:
+        resolved = resolve_base(data, presets)
+        return rules_from_dict(resolved, {}), resolved
+    except RulesError as exc:
+        raise UserError(f"{where}: {exc}") from exc
+
+
+def thaw_rules(frozen: dict[str, Any]) -> Rules:
+    """Rules from a dict kept by `frozen_rules` (no preset or file is read). Raises UserError."""
+    try:
+        return rules_from_dict(frozen, {})
+    except RulesError as exc:
+        raise UserError(f"the game's saved rules are unusable: {exc}") from exc
+
+
+def _rules_file(name_or_path: str, relative_to: Path | None) -> tuple[Path, dict[str, Any]]:
+    """Read a rules file's TOML (its name defaults to the file's stem). Raises UserError."""
     path = Path(name_or_path).expanduser()
     if relative_to is not None and not path.is_absolute():
         path = relative_to / path
@@ -65,7 +98,4 @@ def load_rules(name_or_path: str, relative_to: Path | None = None) -> Rules:
     except tomllib.TOMLDecodeError as exc:
         raise UserError(f"rules file {path} is not valid TOML: {exc}") from exc
     data.setdefault("name", path.stem)
-    try:
-        return rules_from_dict(data, presets)
-    except RulesError as exc:
-        raise UserError(f"rules file {path}: {exc}") from exc
+    return path, data

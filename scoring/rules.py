@@ -204,6 +204,14 @@ def _resolve_base(data: Mapping[str, Any], presets: Mapping[str, dict], seen: tu
     return merged
 
 
+def resolve_base(data: Mapping[str, Any], presets: Mapping[str, dict]) -> dict:
+    """A rules dict with its `base` preset merged in (pure): a copy that no longer needs the presets,
+    so a game can keep its rules as they were when it started (`rules_from_dict(frozen, {})`)."""
+    if not isinstance(data, Mapping):
+        raise RulesError("a rules file must be a table of keys")
+    return _resolve_base(data, presets)
+
+
 def _check_type(where: str, kind: str, value: Any) -> Any:
     if kind == _BOOL:
         if not isinstance(value, bool):

@@ -15,9 +15,10 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 
 from vision.errors import ImageError
 
-# Photos from modern phones are large but well below this; PIL's own guard
-# (about 179 Mpx) would otherwise raise a warning-turned-error we word ourselves.
-_MAX_PIXELS = 250_000_000
+#: The most pixels a photo may have. Phones take 12-50 Mpx; a larger image
+#: (often a small file that decodes to a huge one) would take gigabytes of
+#: memory and minutes to read, so it is refused with a clear "too large".
+MAX_PIXELS = 150_000_000
 
 
 def _pil_open(path: Path) -> Image.Image:
@@ -29,6 +30,31 @@ def _pil_open(path: Path) -> Image.Image:
     patches = sys.modules.get("ultralytics.utils.patches")
     opener = getattr(patches, "_image_open", None) or Image.open
     return opener(path)
+
+
+def _too_large(path: Path, width: int, height: int) -> ImageError:
+    return ImageError(f"photo is too large: {width} x {height} pixels ({width * height / 1e6:.0f} Mpx), "
+                      f"over the {MAX_PIXELS / 1e6:.0f} Mpx handfoot reads; take it at a lower resolution: {path}")
+
+
+def _open_checked(path: Path) -> Image.Image:
+    """Open a photo (header only) and refuse one over MAX_PIXELS, before anything is decoded.
+
+    PIL's own guard (DecompressionBombError, at about 179 Mpx) is worded the same way.
+    """
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            img = _pil_open(path)
+    except Image.DecompressionBombError as exc:  # PIL's guard, past twice its MAX_IMAGE_PIXELS
+        pixels = 2 * (Image.MAX_IMAGE_PIXELS or 0)
+        raise ImageError(f"photo is too large: over {pixels / 1e6:.0f} Mpx, past the {MAX_PIXELS / 1e6:.0f} Mpx "
+                         f"handfoot reads; take it at a lower resolution: {path}") from exc
+    width, height = img.size
+    if width * height > MAX_PIXELS:
+        img.close()
+        raise _too_large(path, width, height)
+    return img
 
 
 def load_image(path: Path) -> np.ndarray:
@@ -49,21 +75,13 @@ def load_image(path: Path) -> np.ndarray:
     if size == 0:
         raise ImageError(f"photo is an empty file (0 bytes): {path}")
     try:
-        with warnings.catch_warnings():
+        with _open_checked(path) as img, warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            previous = Image.MAX_IMAGE_PIXELS
-            Image.MAX_IMAGE_PIXELS = _MAX_PIXELS
-            try:
-                with _pil_open(path) as img:
-                    img.load()
-                    upright = ImageOps.exif_transpose(img)
-                    rgb = upright.convert("RGB")
-            finally:
-                Image.MAX_IMAGE_PIXELS = previous
+            img.load()
+            upright = ImageOps.exif_transpose(img)
+            rgb = upright.convert("RGB")
     except UnidentifiedImageError as exc:
         raise ImageError(f"not an image (unknown or unsupported format): {path}") from exc
-    except Image.DecompressionBombError as exc:
-        raise ImageError(f"photo is too large to read ({exc}): {path}") from exc
     except (OSError, SyntaxError, ValueError) as exc:
         raise ImageError(f"cannot decode photo {path}: {exc}") from exc
     array = np.asarray(rgb, dtype=np.uint8)
@@ -75,7 +93,8 @@ def load_image(path: Path) -> np.ndarray:
 def check_image(path: Path) -> tuple[int, int]:
     """Cheaply check that a photo exists and is an image (reads only its header).
 
-    Returns (width, height) as stored; raises ImageError naming the file.
+    Returns (width, height) as stored; raises ImageError naming the file, also for
+    one over MAX_PIXELS (a small file may decode to a huge image).
     """
     path = Path(path)
     if not path.exists():
@@ -85,7 +104,7 @@ def check_image(path: Path) -> tuple[int, int]:
     if path.stat().st_size == 0:
         raise ImageError(f"photo is an empty file (0 bytes): {path}")
     try:
-        with _pil_open(path) as img:
+        with _open_checked(path) as img:
             width, height = img.size
     except UnidentifiedImageError as exc:
         raise ImageError(f"not an image (unknown or unsupported format): {path}") from exc
