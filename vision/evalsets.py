@@ -23,6 +23,7 @@ Box = tuple[float, float, float, float]
 class LabelledPhoto:
     path: Path
     boxes: list[tuple[str, Box]]  # our class name, xyxy in pixels
+    cards: Counter = field(default_factory=Counter)  # the physical cards in it, by our class (BACK left out)
 
 
 @dataclass
@@ -69,6 +70,7 @@ def load_yolo_set(data_yaml: Path, split: str | None = None) -> PhotoSet:
         shape = cv2.imread(str(img), cv2.IMREAD_UNCHANGED).shape
         h, w = shape[:2]
         boxes = []
+        names_in = set()  # one deck a photo: each rank+suit name labelled is one card, whatever its corners
         for row in rows:
             parts = row.split()
             if len(parts) < 5:
@@ -78,8 +80,10 @@ def load_yolo_set(data_yaml: Path, split: str | None = None) -> PhotoSet:
             if mapped[k] is None:
                 unknown[str(names[k])] += 1
                 continue
+            names_in.add(k)
             boxes.append((mapped[k], ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)))
-        photos.append(LabelledPhoto(img, boxes))
+        cards = Counter(mapped[k] for k in names_in if mapped[k] != "BACK")
+        photos.append(LabelledPhoto(img, boxes, cards))
     return PhotoSet(data_yaml.parent.name, photos, unknown)
 
 
@@ -108,7 +112,7 @@ def load_voc_set(folder: Path) -> PhotoSet:
             bb = obj.find("bndbox")
             box = tuple(float(bb.findtext(k)) for k in ("xmin", "ymin", "xmax", "ymax"))
             boxes.append((cls, box))
-        photos.append(LabelledPhoto(img, boxes))
+        photos.append(LabelledPhoto(img, boxes, Counter(cls for cls, _ in boxes if cls != "BACK")))
     if not photos:
         raise VisionError(f"no Pascal VOC photos (xml beside jpg) under {folder}")
     return PhotoSet(folder.name, photos, unknown)

@@ -158,20 +158,34 @@ class CountReport:
     exact_photo_rate: float
     card_precision: float
     card_recall: float
+    extra: int = 0  # cards found beyond the truth, over all photos
+    missed: int = 0  # true cards not found, over all photos
+    wrong: list[dict] = field(default_factory=list)  # {"photo", "extra", "missed"} of each photo not exact
 
     def to_dict(self) -> dict:
         return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in self.__dict__.items()}
 
 
-def evaluate_counts(pairs: list[tuple[Counter, Counter]]) -> CountReport:
-    """Per photo (true multiset, found multiset) of card classes -> exact rate, precision, recall."""
+def _spelled(cards: Counter) -> list[str]:
+    return sorted(cards.elements())
+
+
+def evaluate_counts(pairs: list[tuple[Counter, Counter]], names: list[str] | None = None) -> CountReport:
+    """Per photo (true multiset, found multiset) of card classes -> exact rate, precision, recall, extra and
+    missed cards; `names` (one a photo) label the photos listed as wrong."""
     exact = sum(1 for truth, found in pairs if truth == found)
     hit = sum(sum((truth & found).values()) for truth, found in pairs)
     n_found = sum(sum(found.values()) for _, found in pairs)
     n_truth = sum(sum(truth.values()) for truth, _ in pairs)
+    names = names or [str(i) for i in range(len(pairs))]
+    wrong = [{"photo": name, "extra": _spelled(found - truth), "missed": _spelled(truth - found)}
+             for name, (truth, found) in zip(names, pairs) if truth != found]
     return CountReport(
         images=len(pairs),
         exact_photo_rate=exact / len(pairs) if pairs else 0.0,
         card_precision=hit / n_found if n_found else 0.0,
         card_recall=hit / n_truth if n_truth else 0.0,
+        extra=n_found - hit,
+        missed=n_truth - hit,
+        wrong=wrong,
     )

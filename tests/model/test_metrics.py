@@ -58,3 +58,15 @@ def test_count_report_exact_rate_and_card_level_scores():
     assert report.exact_photo_rate == 0.5
     assert report.card_recall == 1.0
     assert report.card_precision == pytest.approx(4 / 5)
+
+
+def test_count_report_names_the_wrong_photos_with_their_extra_and_missed_cards():
+    pairs = [
+        (Counter({"9": 1, "K": 1}), Counter({"9": 2, "K": 1})),  # a 9 counted twice: one extra
+        (Counter({"JOKER": 1, "5": 1}), Counter({"5": 1})),  # a joker missed
+        (Counter({"7": 1}), Counter({"7": 1})),
+    ]
+    report = evaluate_counts(pairs, ["a.jpg", "b.jpg", "c.jpg"])
+    assert (report.extra, report.missed) == (1, 1)
+    assert report.wrong == [{"photo": "a.jpg", "extra": ["9"], "missed": []},
+                            {"photo": "b.jpg", "extra": [], "missed": ["JOKER"]}]

@@ -233,3 +233,46 @@ def test_eval_rounds_scores_generated_rounds_with_the_model_and_the_oracle(detec
     assert status == 0 and json.loads(out) == reports["model"]
     status, _, err = run(capsys, "eval-rounds", tmp_path, "--cache", tmp_path / "round-001.toml")
     assert status == 2 and "not a folder" in err
+
+
+SUITS_OF = {"3R": "3H", "3B": "3S"}  # a 3's colour is its suit's; other ranks take hearts
+
+
+def _rank_suit_set(tmp_path: Path) -> Path:
+    """The example hand photos as a one-deck YOLO set named as the shared real sets are (rank+suit)."""
+    images, labels = tmp_path / "test" / "images", tmp_path / "test" / "labels"
+    images.mkdir(parents=True)
+    labels.mkdir(parents=True)
+    names: list[str] = []
+    for photo in sorted(PHOTOS.glob("*-hand.jpg")):
+        t = truth(photo)
+        rows = []
+        for card in t["cards"]:
+            if card["face_down"] or not card["corners"]:
+                continue
+            name = SUITS_OF.get(card["cls"], card["cls"] + "H")
+            names += [name] if name not in names else []
+            for x1, y1, x2, y2 in card["corners"]:
+                rows.append(f"{names.index(name)} {(x1 + x2) / 2 / t['width']} {(y1 + y2) / 2 / t['height']} "
+                            f"{(x2 - x1) / t['width']} {(y2 - y1) / t['height']}")
+        (images / photo.name).write_bytes(photo.read_bytes())
+        (labels / f"{photo.stem}.txt").write_text("\n".join(rows) + "\n")
+    (tmp_path / "data.yaml").write_text(f"test: test/images\nnames: {names}\n")
+    return tmp_path / "data.yaml"
+
+
+def test_eval_cards_counts_each_example_hand_card_once(detector, tmp_path: Path, capsys) -> None:
+    status, out, _ = run(capsys, "eval", "--data", _rank_suit_set(tmp_path), "--cards", "--json")
+    assert status == 0
+    report = json.loads(out)
+    assert set(report) == {"images", "exact_photo_rate", "extra", "missed", "wrong"}
+    # the three hands hold 4 + 1 + 4 cards (their JSON), one of each name; the shipped model reads them all
+    assert report["images"] == 3
+    assert (report["exact_photo_rate"], report["extra"], report["missed"], report["wrong"]) == (1.0, 0, 0, [])
+    status, out, _ = run(capsys, "eval", "--data", tmp_path / "data.yaml", "--cards")
+    assert status == 0 and "3 of 3 photos with exactly their cards" in out
+
+
+def test_eval_cache_needs_cards(tmp_path: Path, capsys) -> None:
+    status, _, err = run(capsys, "eval", "--data", tmp_path / "data.yaml", "--cache", tmp_path / "c")
+    assert status == 2 and "--cache needs --cards" in err

@@ -1,0 +1,31 @@
+"""Cards counted on labelled real photos, through the product's own reading path.
+
+Each photo is read as one side's leftover photo (`read_photo`, as `handfoot score`
+reads it) and the cards found are compared with the cards in it
+(`LabelledPhoto.cards`: a YOLO set's distinct rank+suit names, one deck a photo; a
+VOC set's whole-card boxes). This is the figure a player sees: is every card there
+exactly once?
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+
+from handfoot.photo_round import LEFTOVER, read_photo
+from vision.detection import BACK
+from vision.evalsets import LabelledPhoto
+from vision.metrics import CountReport, evaluate_counts
+
+
+def evaluate_cards(photos: Iterable[LabelledPhoto], detect: Callable, seen: Callable | None = None) -> CountReport:
+    """Read every photo as a leftover photo with `detect` (told each photo's path first by `seen`, as a
+    detection cache needs) and count exact photos, extra and missed cards."""
+    pairs, names = [], []
+    for photo in photos:
+        if seen is not None:
+            seen(photo.path)
+        read = read_photo(photo.path, LEFTOVER, "photo", detect)
+        pairs.append((photo.cards, Counter(c.cls for c in read.cards if c.cls != BACK)))
+        names.append(photo.path.name)
+    return evaluate_counts(pairs, names)
