@@ -60,7 +60,6 @@ from vision.ink import has_colour
 from vision.sharpness import is_blurred, photo_blur
 from vision.stability import CardTracker, StabilityConfig, StableView
 from vision.video import Frame, VideoSource
-from vision.whole_cards import join_whole_cards, shipped_whole_card_reader
 
 DetectFn = Callable[[np.ndarray], list[Detection]]
 
@@ -232,11 +231,8 @@ def score_view(config: WatchConfig, detections: tuple[Detection, ...], width: in
     """Join the confirmed corners into cards and score them alone as a table or a leftover
     (`blur`: the frame's `vision.sharpness.photo_blur`, kept on the photo so a blurred one is warned of). Given
     the frame (`image`), a grey one is warned of where ink would name a card (`colour`: whether it has colour,
-    when already known), and a table's lone corners that the whole-card reader reads as one card are joined, as
-    `handfoot score` does (`vision/whole_cards.py`)."""
-    cards = join_for(mode, list(detections), frame=(width, height))
-    if image is not None and mode == TABLE:
-        cards = join_whole_cards(image, cards, shipped_whole_card_reader())
+    when already known), and its corners are joined as `handfoot score` joins them (`join_for`)."""
+    cards = join_for(mode, list(detections), frame=(width, height), image=image)
     if colour is None:
         colour = image is None or has_colour(image)
     photo = PhotoCards(Path(name), mode, config.side, width, height, cards, blur=blur, colour=colour)

@@ -42,7 +42,7 @@ from vision.detection import Card, Detection, Reading
 from vision.face_letters import drop_face_letters
 from vision.gaps import lines_filled
 from vision.imageio import check_image, load_image
-from vision.ink import (FOOT_WILDS, HAND_BLACK_AT, RED_AT, THREES, has_colour, laid_threes, recolour_foot_wilds,
+from vision.ink import (FOOT_WILDS, RED_AT, THREES, has_colour, laid_threes, recolour_foot_wilds,
                         recolour_threes)
 from vision.joker_faces import drop_joker_faces
 from vision.joker_groups import shipped_joker_grouper
@@ -50,7 +50,7 @@ from vision.joker_words import drop_joker_letters, word_jokers
 from vision.layout import LeftoverLayout, TableLayout, layout_leftover, layout_table
 from vision.sharpness import BLURRED, is_blurred, photo_blur
 from vision.small_jokers import drop_small_jokers
-from vision.whole_cards import join_whole_cards, shipped_whole_card_reader
+from vision.whole_cards import JOIN_ODDS, TABLE_JOIN_ODDS, second_look, shipped_whole_card_reader
 from vision.wild_reader import HAND_THREE_ODDS, shipped_reader
 
 DetectFn = Callable[[np.ndarray], list[Detection] | Reading]  # a Reading keeps unsure boxes apart
@@ -152,7 +152,7 @@ class PhotoCards:
 
 
 def join_for(role: str, detections: list[Detection], jokers: bool = True,
-             frame: tuple[int, int] | None = None) -> list[Card]:
+             frame: tuple[int, int] | None = None, image: np.ndarray | None = None) -> list[Card]:
     """Cards from one photo's corners; a leftover photo shows hands, so fans are read as fans. Given the photo's
     `frame` (width, height), index boxes cut by its edge are first given their neighbours' size past it
     (`vision/cut_indices.py`: the part of an index outside the photo). Joker boxes far
@@ -160,12 +160,15 @@ def join_for(role: str, detections: list[Detection], jokers: bool = True,
     then joker boxes where two of a joker's diagonals cross (`vision/joker_faces.py`: the emblem on its face),
     then unsure rank boxes lying within a joker box (`vision/joker_words.py`: a letter of its word), and
     unsure rank boxes far larger than the photo's indices (`vision/face_letters.py`: a letter across a court
-    card's face). With `jokers` and the joker grouper present (`vision/joker_groups.py`, models/jokers.pt),
-    the joker boxes are then grouped into jokers again by it."""
+    card's face). Given the photo (`image`), the whole-card reader then looks again at which corners are one
+    card (`vision/whole_cards.py`). With `jokers` and the joker grouper present (`vision/joker_groups.py`,
+    models/jokers.pt), the joker boxes are then grouped into jokers again by it."""
     if frame is not None:
         detections = restore_cut_indices(detections, *frame)
     kept = drop_face_letters(drop_joker_letters(drop_joker_faces(drop_small_jokers(detections))))
     cards = join_corners(kept, HAND_PHOTO if role == LEFTOVER else None)
+    if image is not None:
+        cards = second_look(image, cards, shipped_whole_card_reader(), TABLE_JOIN_ODDS if role == TABLE else JOIN_ODDS)
     grouper = shipped_joker_grouper() if jokers else None
     return grouper.group(cards, role == LEFTOVER) if grouper is not None else cards
 
@@ -186,8 +189,8 @@ def name_wilds(image: np.ndarray, detections: list[Detection], family: str, wild
     `hands` a 3's colour too, where a 3 of the other colour is its likeliest class at HAND_THREE_ODDS or more
     (on the table a laid 3 is a red 3 all but always, and there the reader turned red 3s black on
     development rounds; in a hand a black 3 read as red costs its side hundreds of points); a 3 it made or
-    recoloured then coloured by its ink where the ink is clear, and in a photo of hands every 3 whose ink is
-    dark (HAND_BLACK_AT: true red 3s in hands read far redder) black; and a (Remastered) wild by the wild reader
+    recoloured then coloured by its ink where the ink is clear (in a photo of hands a 3 turns red by its ink only
+    there); and a (Remastered) wild by the wild reader
     (models/wilds.pt). On a table photo holding a red 3, a black 3 whose ink is not plainly black is then
     red (`vision.ink.laid_threes`: black 3s are never melded).
     Bare Foot: a wild or clothing card by the Bare Foot reader (models/foot-wilds.pt: wild 20 or 50,
@@ -203,8 +206,8 @@ def name_wilds(image: np.ndarray, detections: list[Detection], family: str, wild
     words = shipped_reader("joker-words") if wilds else None
     ranked = read("ranks", word_jokers(image, detections, words, unsure or []), HAND_THREE_ODDS if hands else None)
     made_threes = {(d.cls, d.box) for d in ranked if d.cls in THREES} - {(d.cls, d.box) for d in detections}
-    if hands:  # every dark 3 black (HAND_BLACK_AT); red only where the reader made or recoloured a 3
-        ranked = recolour_threes(image, ranked, red_at=RED_AT if made_threes else math.inf, black_at=HAND_BLACK_AT)
+    if hands:  # red only where the reader made or recoloured a 3
+        ranked = recolour_threes(image, ranked, red_at=RED_AT if made_threes else math.inf)
     elif made_threes:
         ranked = recolour_threes(image, ranked)
     named = read("wilds", ranked)
@@ -215,8 +218,8 @@ def read_photo(path: Path, role: str, side: str, detect: DetectFn, family: str =
                wilds: bool = True, jokers: bool = True) -> PhotoCards:
     """Load a photo (EXIF honoured), detect corners, name wilds (`name_wilds`) and join them into cards
     (`join_for`, jokers grouped again where `jokers`). On a table photo the detector's unsure boxes that its
-    lines of indices call for are taken too (`vision/gaps.py`), and, with the readers (`wilds`), two lone
-    corners that the whole-card reader reads as one card are joined (`vision/whole_cards.py`). How blurred
+    lines of indices call for are taken too (`vision/gaps.py`); with the readers (`wilds`), the whole-card
+    reader looks again at which corners are one card (`vision/whole_cards.py`). How blurred
     the photo is (`PhotoCards.blur`) is measured on the detector's sure boxes."""
     image = load_image(path)
     found = detect(image)
@@ -231,9 +234,7 @@ def read_photo(path: Path, role: str, side: str, detect: DetectFn, family: str =
         blur = photo_blur(image, found)
     detections = name_wilds(image, found, family, wilds, hands=role == LEFTOVER, unsure=unsure)
     height, width = image.shape[:2]
-    cards = join_for(role, detections, jokers, (width, height))
-    if wilds and role == TABLE:
-        cards = join_whole_cards(image, cards, shipped_whole_card_reader())
+    cards = join_for(role, detections, jokers, (width, height), image if wilds else None)
     photo = PhotoCards(Path(path), role, side, width, height, cards, blur=blur, colour=has_colour(image))
     if taken:
         photo.notes.append(f"{len(taken)} unsure {'index' if len(taken) == 1 else 'indices'} taken where a column's "

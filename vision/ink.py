@@ -39,7 +39,6 @@ RED_AT = 0.25  # at least this: red ink
 BLACK_AT = 0.06  # at most this: black ink
 BLACK_BESIDE_RED = 0.15  # at most this: black ink, in a photo where another 3 reads BESIDE_RED_AT or more
 BESIDE_RED_AT = 0.45
-HAND_BLACK_AT = 0.2  # at most this: black ink, for any 3 in a photo of hands (true hand 3R all read 0.25 or more)
 THREES = ("3R", "3B")
 # A foot wild's ink is one colour at RED_AT or more while the other stays at
 # most OTHER_AT (measured on generated Bare Foot wild corners: models/README.md).

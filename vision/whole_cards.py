@@ -1,29 +1,25 @@
-"""A second look at lone corners: the two corners of one whole card, left apart by the joining.
+"""Which corner boxes are one card, read from the pixels between them: the joining's second look.
 
-On a table photo the joining (`vision/corners.py`) can leave a whole card as
-two cards of one corner each. Either one of its indices was misread (a red
-3's far corner read as a 5), so the two differ in class, or its deck prints
-indices so large that its corners lie far nearer each other than the
-photo's other cards' (2.2 index sizes beside 4.2), so the geometry refuses
-them. Geometry alone cannot tell such a pair from the corners of two
-neighbouring cards a diagonal apart (models/README.md, "A whole card with
-one index misread").
+Geometry alone cannot tell two corners of one card from the corners of two
+neighbouring cards a diagonal apart: cards lie apart at any angle, in piles,
+in fans, photos are taken at a slant or resized out of shape. The image can.
+A small network (`vision.wild_reader.wild_net`, two outputs: APART and ONE)
+reads a crop along the line between two boxes (`diagonal_crop`: the line laid
+level, from a little beyond one index to a little beyond the other, half as
+tall as it is long), as it is and turned half round, odds averaged.
 
-So a small network (`vision.wild_reader.wild_net`, two outputs: APART and
-ONE) looks at the pixels. For every two lone corners that could be one
-card's diagonal (`could_be_one_card`: alike in size and shape, 1.4 to 7
-index sizes apart, the line between them running as their boxes are turned
-as the joining asks, and no other box's centre within the rectangle they span), it reads a crop
-along that line (`diagonal_crop`: the line laid level, from a little beyond
-one index to a little beyond the other, half as tall as it is long), read
-as it is and turned half round, odds averaged. Pairs read at `ONE_CARD_ODDS`
-or more are joined, surest first, each corner once; the card takes the class
-of its more confident corner. Two different wilds are left apart: which of
-them is right cannot be told from the pair (a Remastered 20 or 50).
+`second_look` runs it over the geometric joining's cards (`vision/corners.py`),
+for table and leftover photos alike: a two-corner card it reads as two cards
+(under `PART_ODDS`) is parted; then every two lone corners that could be one
+card (`could_be_one_card`: alike in size and shape, 1.4 to 7 index sizes
+apart) are read, and, surest first, corners are grouped where every pair
+across the groups reads ONE at `JOIN_ODDS` or more (`TABLE_JOIN_ODDS` on a
+table; up to four corners: a card printing four indices). A card takes its surest corner's class; two
+different wilds are never one card (a Remastered 20 or 50 cannot be told from
+the pair).
 
-It learns from generated round photos (`vision/whole_card_training.py`,
-`handfoot train-whole-cards`): every such pair of the detector's own boxes,
-one card or two by the photo's true corners.
+It learns from generated scenes whose every card is known
+(`vision/whole_card_training.py`, `handfoot train-whole-cards`).
 """
 
 from __future__ import annotations
@@ -37,22 +33,22 @@ from pathlib import Path
 import numpy as np
 
 from vision.checkpoints import load_checkpoint, save_checkpoint
-from vision.corners import box_aspect, direction_ok
-from vision.detection import BACK, JOKER, Card, Detection, box_iou
+from vision.corners import box_aspect, card_order, corner_order
+from vision.detection import BACK, JOKER, Card, Detection
 
 DEFAULT_WHOLE_CARD_WEIGHTS = Path(__file__).resolve().parent.parent / "models" / "whole-cards.pt"
 CLASSES = ("APART", "ONE")
 CROP_SIZE = (64, 32)  # width along the line, height across it (pixels)
 CROP_MARGIN = 0.6  # index sizes the crop reaches beyond each index centre, along the line
 CROP_BAND = 0.5  # the crop's height as a share of its length
-ONE_CARD_ODDS = 0.9  # pairs read as one card at these odds or more are joined (held-out rounds: all 17 joins
-# right; 0.5 joined a 2 away on `dev13`: models/README.md, "Two lone corners of one whole card")
-MAX_SIZE_RATIO = 1.3  # the two boxes' sizes (longer sides) ...
-MAX_SHAPE_RATIO = 1.3  # ... and shapes (height over width) differ by at most these factors
+JOIN_ODDS = 0.35  # lone corners read as one card at these odds or more are grouped ...
+TABLE_JOIN_ODDS = 0.9  # ... on a table, whose columns line up many corners of one rank, at these ...
+PART_ODDS = 0.05  # ... and a joined pair read under these is parted (all set on the real sets and the
+# generated rounds: models/README.md, `whole-cards.pt`)
+MAX_SIZE_RATIO = 2.0  # two boxes' sizes (longer sides) and shapes (height over width) differ by at most this
+# (the detector boxes one card's two indices up to 1.8 times apart on real close-ups)
 SPAN = (1.4, 7.0)  # index sizes between the two centres
-CLEAR_ASPECT = 1.4  # box height over width (or width over height) from which a box says how its card is turned
-# (`vision.corners.direction_ok`, as the joining's tables)
-SAME_BOX_IOU = 0.5  # a box overlapping either corner this much is that corner again, not a box between them
+MAX_CORNERS = 4  # a card prints at most four indices
 # A card's class is never chosen between two of these: a pair of two different wilds stays two cards.
 WILD_CLASSES = frozenset({"2", "WILD20", "WILD50", "SOCK", "SHOE"})
 
@@ -78,24 +74,16 @@ def diagonal_crop(image: np.ndarray, a: tuple[float, ...], b: tuple[float, ...],
     return cv2.warpAffine(image, warp, (width, height), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
 
-def could_be_one_card(a: Detection, b: Detection, others: Sequence[Detection]) -> bool:
-    """Whether two index boxes could be one card's two corners by their geometry alone (module doc); `others`
-    are the photo's boxes (a and b among them or not: a box overlapping either by `SAME_BOX_IOU` is that
-    corner, not one lying between)."""
+def could_be_one_card(a: Detection, b: Detection, ratio: float = MAX_SIZE_RATIO) -> bool:
+    """Whether two index boxes could be one card's corners by size and span alone: neither a joker nor a card
+    back, alike in size and shape within `ratio`, `SPAN` index sizes apart."""
     if a.cls in (JOKER, BACK) or b.cls in (JOKER, BACK):
         return False
-    if max(a.size, b.size) > MAX_SIZE_RATIO * min(a.size, b.size):
+    if max(a.size, b.size) > ratio * min(a.size, b.size):
         return False
-    if max(box_aspect(a), box_aspect(b)) > MAX_SHAPE_RATIO * min(box_aspect(a), box_aspect(b)):
+    if max(box_aspect(a), box_aspect(b)) > ratio * min(box_aspect(a), box_aspect(b)):
         return False
-    if not SPAN[0] <= math.dist(a.center, b.center) / ((a.size + b.size) / 2) <= SPAN[1]:
-        return False
-    if not direction_ok(a, b, CLEAR_ASPECT):
-        return False
-    x1, y1 = min(a.box[0], b.box[0]), min(a.box[1], b.box[1])
-    x2, y2 = max(a.box[2], b.box[2]), max(a.box[3], b.box[3])
-    return not any(x1 < d.center[0] < x2 and y1 < d.center[1] < y2 for d in others
-                   if box_iou(d.box, a.box) < SAME_BOX_IOU and box_iou(d.box, b.box) < SAME_BOX_IOU)
+    return SPAN[0] <= math.dist(a.center, b.center) / ((a.size + b.size) / 2) <= SPAN[1]
 
 
 @dataclass
@@ -106,7 +94,6 @@ class WholeCardReader:
     size: tuple[int, int] = CROP_SIZE
     margin: float = CROP_MARGIN
     band: float = CROP_BAND
-    threshold: float = ONE_CARD_ODDS
 
     def odds(self, image: np.ndarray, pairs: Sequence[tuple[Detection, Detection]]) -> np.ndarray:
         """Odds of one card for each pair: the crop read as it is and turned half round, averaged."""
@@ -123,40 +110,55 @@ class WholeCardReader:
         return ((views[0] + views[1]) / 2).numpy()
 
 
-def lone_pairs(cards: Sequence[Card]) -> list[tuple[int, int]]:
-    """Index pairs (into `cards`) of one-corner cards that `could_be_one_card`, two different wilds left out."""
-    lone = [k for k, c in enumerate(cards) if len(c.corners) == 1 and not c.marks and c.cls not in (JOKER, BACK)]
-    boxes = [d for c in cards for d in (*c.corners, *c.marks)]
-    pairs = []
-    for n, i in enumerate(lone):
-        for j in lone[n + 1:]:
-            a, b = cards[i].corners[0], cards[j].corners[0]
-            if a.cls != b.cls and a.cls in WILD_CLASSES and b.cls in WILD_CLASSES:
-                continue
-            if could_be_one_card(a, b, boxes):
-                pairs.append((i, j))
-    return pairs
+def _grouped(image: np.ndarray, dets: Sequence[Detection], reader: WholeCardReader,
+             join_odds: float) -> list[list[int]]:
+    """`dets` (indices) in groups that are one card each: every two that `could_be_one_card` (two different
+    wilds left out) are read; surest first, two groups merge where every pair across them reads ONE at
+    `join_odds` or more, up to `MAX_CORNERS`."""
+    pairs = [(i, j) for i in range(len(dets)) for j in range(i + 1, len(dets))
+             if not (dets[i].cls != dets[j].cls and dets[i].cls in WILD_CLASSES and dets[j].cls in WILD_CLASSES)
+             and could_be_one_card(dets[i], dets[j])]
+    odds = reader.odds(image, [(dets[i], dets[j]) for i, j in pairs])
+    one = {pair: p for pair, p in zip(pairs, odds) if p >= join_odds}
+    group_of = {k: [k] for k in range(len(dets))}
+    for (i, j), _ in sorted(one.items(), key=lambda kv: -kv[1]):
+        gi, gj = group_of[i], group_of[j]
+        if gi is gj or len(gi) + len(gj) > MAX_CORNERS:
+            continue
+        if all((min(a, b), max(a, b)) in one for a in gi for b in gj):
+            gi.extend(gj)
+            for k in gj:
+                group_of[k] = gi
+    return list({id(g): g for g in group_of.values()}.values())
 
 
-def join_whole_cards(image: np.ndarray, cards: Sequence[Card], reader: WholeCardReader | None) -> list[Card]:
-    """`cards` with each two lone corners the `reader` reads as one card (at its threshold) made one card, surest
-    first, each corner once; the card takes its more confident corner's class. Without a reader (or a colour
-    image) the cards come back as they are."""
+def _card_of(corners: Sequence[Detection]) -> Card:
+    top = max(corners, key=lambda d: d.conf)
+    return Card(top.cls, top.conf, tuple(sorted(corners, key=corner_order)))
+
+
+def _plain(card: Card, corners: int) -> bool:
+    return len(card.corners) == corners and not card.marks and card.cls not in (JOKER, BACK)
+
+
+def second_look(image: np.ndarray | None, cards: Sequence[Card], reader: WholeCardReader | None,
+                join_odds: float = JOIN_ODDS) -> list[Card]:
+    """The joining's `cards` read again from the pixels (module doc): two-corner cards read as two (under
+    `PART_ODDS`) parted, then lone corners grouped into cards at `join_odds`. Jokers, backs and cards with marks of their own
+    stay as they are; without a reader or a colour image the cards come back as they were."""
     if reader is None or image is None or getattr(image, "ndim", 0) != 3:
         return list(cards)
-    pairs = lone_pairs(cards)
-    odds = reader.odds(image, [(cards[i].corners[0], cards[j].corners[0]) for i, j in pairs])
-    taken: set[int] = set()
-    joined = []
-    for k in sorted(range(len(pairs)), key=lambda k: -odds[k]):
-        i, j = pairs[k]
-        if odds[k] < reader.threshold or i in taken or j in taken:
-            continue
-        taken |= {i, j}
-        a, b = cards[i].corners[0], cards[j].corners[0]
-        top = a if a.conf >= b.conf else b
-        joined.append(Card(top.cls, top.conf, (a, b)))
-    return [c for k, c in enumerate(cards) if k not in taken] + joined
+    cards = list(cards)
+    twos = [k for k, c in enumerate(cards) if _plain(c, 2)]
+    odds = reader.odds(image, [cards[k].corners for k in twos])
+    parted = {k for k, o in zip(twos, odds) if o < PART_ODDS}
+    cards = [c for k, c in enumerate(cards) if k not in parted] + [
+        Card(d.cls, d.conf, (d,)) for k in sorted(parted) for d in cards[k].corners]
+    lone = [k for k, c in enumerate(cards) if _plain(c, 1)]
+    groups = [g for g in _grouped(image, [cards[k].corners[0] for k in lone], reader, join_odds) if len(g) > 1]
+    taken = {lone[k] for g in groups for k in g}
+    joined = [_card_of([cards[lone[k]].corners[0] for k in g]) for g in groups]
+    return sorted([c for k, c in enumerate(cards) if k not in taken] + joined, key=card_order)
 
 
 def save_whole_card_reader(net, path: Path, facts: dict) -> Path:

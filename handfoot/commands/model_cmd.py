@@ -77,10 +77,17 @@ def evaluate(
     failures_max: int = typer.Option(96, "--failures-max", min=1, help="At most this many crops on the sheet (spread over the photos)."),
     readers: bool = typer.Option(True, "--readers/--no-readers", help="With --voc: name the boxes again with the standard family's second-look readers (models/ranks.pt, models/wilds.pt) before joining them, as `handfoot score` does; --no-readers counts the detector's own names."),
     turned: bool = typer.Option(True, "--turned/--no-turned", help=_TURNED_HELP),
+    cards: bool = typer.Option(False, "--cards", help="Count cards, not boxes: read every photo as a leftover photo through `handfoot score`'s own path and compare the cards found with the cards in it (a YOLO set's distinct rank+suit names, one deck a photo; a VOC set's card boxes). Prints the exact-photo rate, extra and missed cards, and the wrong photos."),
+    cache: Path = typer.Option(None, "--cache", help="With --cards: keep (and reuse) each photo's detections in this folder, as `eval-rounds --cache` does."),
 ) -> None:
     """Measure the detector on labelled photos, predicting exactly as `handfoot score` does."""
     if (data is None) == (voc is None):
         raise UserError("give exactly one of --data PATH/data.yaml or --voc DIR")
+    if cards:
+        _evaluate_cards(data or voc, data is not None, split, model, conf, limit, cache, turned, as_json)
+        return
+    if cache is not None:
+        raise UserError("--cache needs --cards")
     if failures is not None and (voc is not None or failures.suffix.lower() not in (".jpg", ".jpeg", ".png")):
         raise UserError("--failures needs --data and a .jpg or .png file name")
     from vision.detector import InferenceConfig, load_detector  # noqa: PLC0415
@@ -118,6 +125,35 @@ def evaluate(
         typer.echo(json.dumps(out, indent=2))
         return
     _print_report(out)
+
+
+def _evaluate_cards(source: Path, yolo: bool, split: str | None, model: Path | None, conf: float | None, limit: int,
+                    cache: Path | None, turned: bool, as_json: bool) -> None:
+    """`eval --cards`: exact cards per photo, read as leftover photos (`handfoot.card_eval`)."""
+    from handfoot.card_eval import evaluate_cards  # noqa: PLC0415
+    from vision.evalsets import load_voc_set, load_yolo_set  # noqa: PLC0415
+
+    try:
+        photo_set = load_yolo_set(source, split) if yolo else load_voc_set(source)
+    except VisionError as exc:
+        raise UserError(str(exc)) from exc
+    photos = photo_set.photos[:limit] if limit else photo_set.photos
+    factory, store = _detector(model, conf, cache, turned)
+    try:
+        report = evaluate_cards(_progress(f"reading {photo_set.name}")(photos),
+                                store.detect if store else factory(), store.seen if store else None)
+    except VisionError as exc:
+        raise UserError(str(exc)) from exc
+    out = report.to_dict()
+    if as_json:
+        typer.echo(json.dumps({k: out[k] for k in ("images", "exact_photo_rate", "extra", "missed", "wrong")}, indent=2))
+        return
+    exact = round(out["exact_photo_rate"] * out["images"])
+    typer.echo(f"{photo_set.name}: {exact} of {out['images']} photos with exactly their cards "
+               f"({out['exact_photo_rate']:.1%}); {out['extra']} extra and {out['missed']} missed cards")
+    for w in out["wrong"]:
+        parts = [f"extra {' '.join(w['extra'])}" if w["extra"] else "", f"missed {' '.join(w['missed'])}" if w["missed"] else ""]
+        typer.echo(f"  {w['photo']}: {', '.join(p for p in parts if p)}")
 
 
 class _NamedAgain:
@@ -475,22 +511,39 @@ def train_joker_words(
 
 
 def train_whole_cards(
-    folders: list[Path] = typer.Argument(..., help="Folders made by `handfoot dataset rounds` (round photos with their JSON); never the held-out rounds you measure on."),
+    scenes: int = typer.Option(800, "--scenes", min=1, help="How many generated scenes to learn from (tables, hands, piles, cards scattered at any angle, close-ups; about two seconds each on this CPU)."),
+    cache: Path = typer.Option(Path("data/whole-card-pairs"), "--cache", help="Folder keeping the scenes' crops in chunks of 50 scenes: a stopped run resumes, a second run reuses them."),
     out: Path = typer.Option(None, "--out", help="Where to write the reader's weights (default: models/whole-cards.pt)."),
-    model: Path = typer.Option(None, "--model", help="Detector weights whose boxes it learns from (default: models/cards.pt)."),
-    cache: Path = _ROUND_PHOTOS_CACHE,
     epochs: int = typer.Option(12, "--epochs", min=1, help="Number of epochs."),
-    seed: int = _CROPS_SEED,
+    width: int = typer.Option(1, "--width", min=1, max=4, help="Network width (1: about 60,000 weights)."),
+    seed: int = typer.Option(1, "--seed", help="Seed of the scenes, the boxes' jitter, the batches' order and the starting weights."),
+    decks_cache: Path = typer.Option(None, "--decks-cache", help="Deck cache folder (fetched deck designs; `handfoot dataset fetch-decks`)."),
+    stretch: float = typer.Option(0.5, "--stretch", min=0.0, max=1.0, help="Share of the scenes stretched along one axis by up to 1.8 times (photos resized to a square, taken at a slant)."),
 ) -> None:
-    """Train the whole-card reader: a small network that tells whether two lone corners are one card's, from
-    the crop along the line between them (CPU, minutes)."""
-    from vision.whole_card_training import pair_crops  # noqa: PLC0415
-    from vision.whole_cards import DEFAULT_WHOLE_CARD_WEIGHTS, save_whole_card_reader  # noqa: PLC0415
+    """Train the whole-card reader, which tells from the pixels between two corner boxes whether they are one
+    card's, on generated scenes whose cards are known (CPU: 800 scenes render in about half an hour, and
+    train in minutes)."""
+    import time  # noqa: PLC0415
 
-    net, _, facts = _reader_trained(folders, model, cache, epochs, seed, "detecting table photos", pair_crops,
-                                    keep=lambda truth: truth.get("kind") == "table")
+    from datasets.decks import load_decks  # noqa: PLC0415
+    from vision.whole_card_training import scene_crops  # noqa: PLC0415
+    from vision.whole_cards import DEFAULT_WHOLE_CARD_WEIGHTS, save_whole_card_reader  # noqa: PLC0415
+    from vision.wild_training import train_wild_net  # noqa: PLC0415
+
+    started = time.monotonic()
+    try:
+        data = scene_crops(lambda: load_decks(decks_cache), scenes, seed, cache, _progress("rendering scenes"), stretch)
+        counts = ", ".join(f"{n} {cls}" for cls, n in data.counts().items())
+        typer.echo(f"{len(data)} crops ({counts}), {int(data.held_out.sum())} held out")
+        net, curve = train_wild_net(data, epochs, seed=seed, width=width, progress=_progress("training"),
+                                    on_epoch=lambda e, acc: typer.echo(f"epoch {e + 1}: held-out accuracy {acc:.4f}"))
+    except VisionError as exc:
+        raise UserError(str(exc)) from exc
+    facts = {"scenes": scenes, "seed": seed, "stretch": stretch, "crops": len(data), "counts": data.counts(),
+             "held_out": int(data.held_out.sum()), "epochs": epochs, "width": width,
+             "held_out_accuracy": [round(a, 4) for a in curve], "minutes": round((time.monotonic() - started) / 60, 1)}
     path = save_whole_card_reader(net, out if out is not None else DEFAULT_WHOLE_CARD_WEIGHTS, facts)
-    typer.echo(f"wrote {path} (held-out accuracy {facts['held_out_accuracy'][-1]:.4f})")
+    typer.echo(f"wrote {path} (held-out accuracy {curve[-1]:.4f})")
 
 
 def register(app: typer.Typer) -> None:

@@ -1,47 +1,61 @@
-"""Training the whole-card reader on the detector's boxes: which pairs become examples, and the command."""
+"""Training the whole-card reader on generated scenes: which pairs become examples, and the command."""
+
+from dataclasses import dataclass, field
 
 import numpy as np
 import pytest
-from round_commands import assert_folders_named, trained_counts
 
-from vision.detection import Detection
-from vision.errors import VisionError
-from vision.joker_word_training import RoundPhoto
-from vision.whole_card_training import ONE_COPIES, pair_crops
+from vision.whole_card_training import ONE_COPIES, scene_pair_crops
 from vision.whole_cards import CROP_SIZE, load_whole_card_reader
 
 TOP, BOTTOM, NEXT = (100.0, 100.0, 120.0, 134.0), (180.0, 220.0, 200.0, 254.0), (260.0, 340.0, 280.0, 374.0)
-TRUTH = {"kind": "table", "cards": [{"cls": "8", "corners": [list(TOP), list(BOTTOM)]},
-                                    {"cls": "K", "corners": [list(NEXT)]}]}
-# the detector read the 8's far corner as a 5; the K's corner lies a card's diagonal beyond it
-BOXES = [Detection("8", 0.8, TOP), Detection("5", 0.4, BOTTOM), Detection("K", 0.7, NEXT)]
+FAR = (10.0, 10.0, 30.0, 44.0)  # the K's other corner, 3.7 index sizes (of 34 px) from TOP
 IMAGE = np.random.default_rng(0).integers(0, 255, (400, 400, 3), dtype=np.uint8)
 
 
-def test_pairs_on_one_card_and_on_two_become_examples_of_each():
-    data = pair_crops([RoundPhoto(IMAGE, BOXES, TRUTH, 3), RoundPhoto(IMAGE, BOXES, TRUTH, 10)])
+@dataclass
+class _Card:
+    cls: str
+    corners: list
+    face_down: bool = False
+
+
+@dataclass
+class _Scene:
+    cards: list = field(default_factory=list)
+    image: np.ndarray = field(default_factory=lambda: IMAGE)
+
+
+def _scene() -> _Scene:
+    # an 8 showing both corners; a K beside it; a card face down (no corner of it is read)
+    return _Scene([_Card("8", [TOP, BOTTOM]), _Card("K", [NEXT, FAR]), _Card("BACK", [(0, 0, 50, 70)], True)])
+
+
+def test_every_pair_a_card_could_span_is_an_example_one_or_apart():
+    data = scene_pair_crops([_scene(), _scene()], hold_out_every=2)
     assert data.crops.shape[1:] == (CROP_SIZE[1], CROP_SIZE[0], 3)
-    per_photo = {"APART": 1, "ONE": 1 + ONE_COPIES}  # 8-5 is one card; 5-K two; 8-K spans the 5
-    assert data.counts() == {cls: 2 * n for cls, n in per_photo.items()}
-    assert data.held_out.sum() == sum(per_photo.values())  # round 10 is kept back, round 3 is not
+    # pairs within 1.4-7 index sizes: TOP-BOTTOM 4.2 (one card), BOTTOM-NEXT 4.2 and TOP-FAR 3.7 (two cards);
+    # TOP-NEXT lies 8.5 apart, BOTTOM-FAR 7.9 and NEXT-FAR 12.2, so they are not read: 1 + ONE_COPIES ONE, 2 APART
+    per_scene = {"APART": 2, "ONE": 1 + ONE_COPIES}
+    assert data.counts() == {cls: 2 * n for cls, n in per_scene.items()}
+    assert data.held_out.sum() == sum(per_scene.values())  # the first scene is kept back, the second is not
 
 
-def test_photos_of_hands_give_no_examples():
-    hands = dict(TRUTH, kind="leftover")
-    with pytest.raises(VisionError, match="no pair of boxes"):
-        pair_crops([RoundPhoto(IMAGE, BOXES, hands, 1)])
-
-
-def test_train_whole_cards_writes_a_reader_that_loads(simple_rounds, tmp_path, monkeypatch, capsys):
+def test_train_whole_cards_renders_scenes_and_writes_a_reader_that_loads(tmp_path, capsys):
     from handfoot.cli import main
-    from handfoot.round_eval import LabelOracle
 
-    out = tmp_path / "whole.pt"
-    apart, one = trained_counts(monkeypatch, capsys, "train-whole-cards", simple_rounds, out, LabelOracle(),
-                                ("APART", "ONE"))
-    assert apart > 0 and one > 0
-    assert load_whole_card_reader(out).size == CROP_SIZE
-    assert_folders_named(main, "train-whole-cards", tmp_path, capsys, out)
+    out, cache = tmp_path / "whole.pt", tmp_path / "pairs"
+    args = ["--scenes", "2", "--epochs", "1", "--cache", str(cache), "--out", str(out),
+            "--decks-cache", str(tmp_path / "no-decks")]  # the built-in decks alone: quick to load
+    assert main(["train-whole-cards", *args]) == 0
+    said = capsys.readouterr().out
+    assert "held-out accuracy" in said and load_whole_card_reader(out).size == CROP_SIZE
+    assert [p.name for p in cache.iterdir()] == ["pairs-1-000000-2-s0.5.npz"]
+    # a second run reuses the chunk it finds: the same crops, none rendered again
+    before = cache.joinpath("pairs-1-000000-2-s0.5.npz").stat().st_mtime
+    assert main(["train-whole-cards", *args]) == 0
+    assert cache.joinpath("pairs-1-000000-2-s0.5.npz").stat().st_mtime == before
+    assert said.splitlines()[0] == capsys.readouterr().out.splitlines()[0]
 
 
 def test_a_file_of_another_reader_is_refused_by_name(tmp_path):

@@ -11,8 +11,8 @@ from cached_photos import boxes, photo_file
 
 from handfoot.photo_round import TABLE, join_for, name_wilds
 from vision.detection import Card, Detection
-from vision.whole_cards import (CROP_SIZE, ONE_CARD_ODDS, WholeCardReader, could_be_one_card, diagonal_crop,
-                                join_whole_cards, lone_pairs, shipped_whole_card_reader)
+from vision.whole_cards import (CROP_SIZE, JOIN_ODDS, PART_ODDS, WholeCardReader, could_be_one_card, diagonal_crop,
+                                second_look, shipped_whole_card_reader)
 
 
 def box(cls: str, x: float, y: float, conf: float = 0.8, w: float = 20.0, h: float = 34.0) -> Detection:
@@ -28,21 +28,18 @@ def lone(*dets: Detection) -> list[Card]:
     return [Card(d.cls, d.conf, (d,)) for d in dets]
 
 
-def test_two_corners_a_card_apart_could_be_one_card():
-    assert could_be_one_card(TOP, BOTTOM, [])
-    # not with another index between them (a card lying over the face), nor a joker, nor boxes unalike in size
-    assert not could_be_one_card(TOP, BOTTOM, [box("K", 140, 160)])
-    assert not could_be_one_card(TOP, Detection("JOKER", 0.5, BOTTOM.box), [])
-    assert not could_be_one_card(TOP, box("5", 180, 220, w=30, h=51), [])
-    # nor two boxes side by side (one card's width, not its diagonal) or a line running against the boxes' turn
-    assert not could_be_one_card(TOP, box("5", 125, 100), [])
-    assert not could_be_one_card(box("8", 180, 100), box("5", 100, 220), [])
-
-
-def test_two_different_wilds_are_never_read():
-    cards = lone(box("WILD20", 100, 100), box("WILD50", 180, 220))
-    assert lone_pairs(cards) == []
-    assert lone_pairs(lone(TOP, BOTTOM)) == [(0, 1)]
+def test_two_corners_a_card_apart_could_be_one_card_by_size_and_span_alone():
+    assert could_be_one_card(TOP, BOTTOM)
+    # what geometry cannot settle (a box between, side by side, a line against the boxes' turn) the reader reads
+    assert could_be_one_card(TOP, box("5", 160, 100))  # side by side, a card's width apart
+    assert could_be_one_card(box("8", 180, 100), box("5", 100, 220))
+    assert could_be_one_card(TOP, box("5", 180, 220, w=30, h=51))  # 1.5 times its size: a real detector's box
+    # never a joker or a back, boxes over twice unalike, nor boxes too near or too far
+    assert not could_be_one_card(TOP, Detection("JOKER", 0.5, BOTTOM.box))
+    assert not could_be_one_card(TOP, box("5", 180, 220, w=45, h=76))
+    assert not could_be_one_card(TOP, box("8", 110, 110))  # 0.4 index sizes: closer than 1.4
+    assert not could_be_one_card(TOP, box("8", 400, 400))  # 12.3 index sizes: farther than 7
+    assert not could_be_one_card(TOP, box("5", 180, 220, w=30, h=51), ratio=1.3)
 
 
 class _Reader(WholeCardReader):
@@ -59,22 +56,49 @@ class _Reader(WholeCardReader):
 IMAGE = np.zeros((400, 400, 3), dtype=np.uint8)
 
 
-def test_a_pair_read_as_one_card_is_joined_under_its_surer_corners_class():
+def test_lone_corners_read_as_one_card_are_joined_under_the_surer_corners_class():
     cards = lone(TOP, BOTTOM) + [Card("K", 0.9, (box("K", 300, 40), box("K", 360, 150)))]
-    joined = join_whole_cards(IMAGE, cards, _Reader({(100, 180): ONE_CARD_ODDS}))
+    reader = _Reader({(100, 180): JOIN_ODDS, (300, 360): 0.9})
+    joined = second_look(IMAGE, cards, reader)
     assert Counter(c.cls for c in joined) == Counter({"8": 1, "K": 1})
     assert next(c for c in joined if c.cls == "8").corners == (TOP, BOTTOM)
     # read under the threshold, or with no reader, the two stay two cards
-    assert Counter(c.cls for c in join_whole_cards(IMAGE, cards, _Reader({(100, 180): ONE_CARD_ODDS - 0.05}))) == \
-        Counter({"8": 1, "5": 1, "K": 1})
-    assert join_whole_cards(IMAGE, cards, None) == cards
+    under = _Reader({(100, 180): JOIN_ODDS - 0.05, (300, 360): 0.9})
+    assert Counter(c.cls for c in second_look(IMAGE, cards, under)) == Counter({"8": 1, "5": 1, "K": 1})
+    assert second_look(IMAGE, cards, None) == cards
+
+
+def test_a_joined_pair_read_as_two_cards_is_parted_and_its_corners_joined_again():
+    # the joining took TOP with a 5 a diagonal off; the reader sees TOP and BOTTOM as one card, TOP and the 5 not
+    off = box("5", 20, 220)
+    cards = [Card("8", 0.81, (TOP, off))] + lone(BOTTOM)
+    reader = _Reader({(20, 100): PART_ODDS - 0.01, (100, 180): 0.9, (20, 180): 0.0})
+    assert sorted((c.cls, len(c.corners)) for c in second_look(IMAGE, cards, reader)) == [("5", 1), ("8", 2)]
+    # a pair read at PART_ODDS or more stays as the joining made it
+    kept = _Reader({(20, 100): PART_ODDS, (100, 180): 0.9, (20, 180): 0.0})
+    looked = second_look(IMAGE, cards, kept)
+    assert [c.corners for c in looked if c.cls == "8"] == [(TOP, off)] and len(looked) == 2
 
 
 def test_each_corner_joins_once_surest_pair_first():
     other = box("8", 260, 340, 0.4)  # a card's diagonal beyond BOTTOM
     cards = lone(TOP, BOTTOM, other)
-    joined = join_whole_cards(IMAGE, cards, _Reader({(100, 180): 0.95, (180, 260): 0.99, (100, 260): 0.0}))
+    joined = second_look(IMAGE, cards, _Reader({(100, 180): 0.95, (180, 260): 0.99, (100, 260): 0.0}))
     assert sorted((c.cls, len(c.corners)) for c in joined) == [("5", 2), ("8", 1)]
+
+
+def test_two_different_wilds_are_never_one_card():
+    cards = lone(box("WILD20", 100, 100), box("WILD50", 180, 220))
+    assert second_look(IMAGE, cards, _Reader({})) == cards  # never read: the stand-in knows no pair
+
+
+def test_four_indices_are_one_card_only_where_every_pair_reads_one():
+    corners = lone(box("Q", 100, 100), box("Q", 180, 100), box("Q", 100, 220), box("Q", 180, 220))
+    edges = {(100, 180): 0.97, (100, 100): 0.96, (180, 180): 0.96}  # looked up by the two boxes' left edges
+    assert [len(c.corners) for c in second_look(IMAGE, corners, _Reader(edges))] == [4]
+    # a chain is not a card: a corner that reads apart from one of the card's other corners is left out of it
+    split = _Reader({**edges, (100, 100): 0.1})
+    assert sorted(len(c.corners) for c in second_look(IMAGE, corners, split)) == [1, 3]
 
 
 def test_the_crop_runs_from_the_first_box_to_the_second():
@@ -104,4 +128,4 @@ def test_a_held_out_table_counts_a_card_with_a_misread_corner_once():
     # a WILD20 and a 6 whose far corners were read as a 10 and a 5 count twice each, as four cards ...
     assert miscounted(cards) == Counter({"10": 1, "5": 1, "2": 1, "1": -1})
     # ... and once each with the reader; a 1 read as a 2 (both corners) stays
-    assert miscounted(join_whole_cards(image, cards, shipped_whole_card_reader())) == Counter({"2": 1, "1": -1})
+    assert miscounted(second_look(image, cards, shipped_whole_card_reader())) == Counter({"2": 1, "1": -1})
