@@ -14,9 +14,9 @@ for table and leftover photos alike: a two-corner card it reads as two cards
 card (`could_be_one_card`: alike in size and shape, 1.4 to 7 index sizes
 apart) are read, and, surest first, corners are grouped where every pair
 across the groups reads ONE at `JOIN_ODDS` or more (`TABLE_JOIN_ODDS` on a
-table; up to four corners: a card printing four indices). A card takes its surest corner's class; two
-different wilds are never one card (a Remastered 20 or 50 cannot be told from
-the pair).
+table; up to four corners: a card printing four indices). A card takes its
+surest corner's class; two different wilds are never one card (a Remastered
+20 or 50 cannot be told from the pair).
 
 It learns from generated scenes whose every card is known
 (`vision/whole_card_training.py`, `handfoot train-whole-cards`).
@@ -144,8 +144,8 @@ def _plain(card: Card, corners: int) -> bool:
 def second_look(image: np.ndarray | None, cards: Sequence[Card], reader: WholeCardReader | None,
                 join_odds: float = JOIN_ODDS) -> list[Card]:
     """The joining's `cards` read again from the pixels (module doc): two-corner cards read as two (under
-    `PART_ODDS`) parted, then lone corners grouped into cards at `join_odds`. Jokers, backs and cards with marks of their own
-    stay as they are; without a reader or a colour image the cards come back as they were."""
+    `PART_ODDS`) parted, then lone corners grouped into cards at `join_odds`. Jokers, backs and cards with
+    marks of their own stay as they are; without a reader or a colour image the cards come back as they were."""
     if reader is None or image is None or getattr(image, "ndim", 0) != 3:
         return list(cards)
     cards = list(cards)
