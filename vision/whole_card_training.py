@@ -45,7 +45,8 @@ def _stretched(image: np.ndarray, boxes: list, rng: np.random.Generator) -> tupl
 def scene_pair_crops(scenes: Iterable, seed: int = 0, hold_out_every: int = HOLD_OUT_EVERY,
                      stretch: float = 0.0) -> WildCrops:
     """Crops of every pair of a generated scene's true corner boxes that `could_be_one_card` (by size and span
-    alone, so the network, not the geometry, tells the rest), labelled ONE where both are one card's corners; boxes jittered as the detector's sit, ONE pairs copied `ONE_COPIES` more times. Every
+    alone, so the network, not the geometry, tells the rest), labelled ONE where both are one card's corners;
+    boxes jittered as the detector's sit, ONE pairs copied `ONE_COPIES` more times. Every
     `hold_out_every`-th scene is kept back to measure the result. `scenes` are `datasets.scenes.model.Scene`s
     of any kind: tables, hands, piles, cards scattered at any angle, close-ups; a `stretch` share of them is
     stretched along one axis first (`_stretched`)."""
