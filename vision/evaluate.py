@@ -60,4 +60,4 @@ def count_report(photo_set: PhotoSet, timed: Timed, join: Callable[[list[Detecti
         truth = Counter(cls for cls, _ in photo.boxes)
         found = Counter(card.cls for card in join(dets) if card.cls != BACK)
         pairs.append((truth, found))
-    return evaluate_counts(pairs)
+    return evaluate_counts(pairs, [photo.path.name for photo in photo_set.photos])

@@ -287,7 +287,9 @@ def _print_report(out: dict) -> None:
     console = Console()
     table = Table(title="evaluation", show_header=False)
     for key, value in out.items():
-        if key != "per_class":
+        if key == "wrong":  # the photos themselves are in --json
+            table.add_row("wrong photos", str(len(value)))
+        elif key != "per_class":
             table.add_row(key, str(value))
     console.print(table)
     if "per_class" in out:
