@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 
-from handfoot.photo_round import LEFTOVER, read_photo
+from handfoot.photo_round import read_photo
 from vision.detection import BACK
 from vision.evalsets import LabelledPhoto
 from vision.metrics import CountReport, evaluate_counts
+from vision.pipe import LEFTOVER
 
 
 def evaluate_cards(photos: Iterable[LabelledPhoto], detect: Callable, seen: Callable | None = None) -> CountReport:

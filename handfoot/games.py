@@ -24,11 +24,7 @@ from typing import Any
 from handfoot.errors import Conflict, NotFound, TooLarge, UserError
 from handfoot.ledger import PHOTOS, GameRow, Ledger, RoundRow, SideDef
 from handfoot.photo_round import (
-    LEFTOVER,
-    ROLES,
-    TABLE,
     CardEdit,
-    DetectFn,
     PhotoRound,
     SideInput,
     apply_card_edits,
@@ -45,6 +41,7 @@ from scoring.classes import CLASS_NAMES
 from scoring.model import ERROR
 from vision.errors import VisionError
 from vision.imageio import check_image
+from vision.pipe import LEFTOVER, ROLES, TABLE, DetectFn
 
 #: The largest photo upload accepted, in bytes.
 MAX_PHOTO_BYTES = 30 * 1024 * 1024

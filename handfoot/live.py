@@ -41,15 +41,11 @@ import numpy as np
 from rich.console import Console
 
 from handfoot.photo_round import (
-    LEFTOVER,
-    TABLE,
     PhotoCards,
     PhotoRound,
     SideInput,
     annotate_photo,
     colourless_message,
-    join_for,
-    name_wilds,
     photo_round_to_dict,
     score_photo_round,
 )
@@ -57,6 +53,7 @@ from handfoot.report import result_to_dict
 from scoring.rules import Rules
 from vision.detection import Detection
 from vision.ink import has_colour
+from vision.pipe import LEFTOVER, TABLE, join_for, name_wilds
 from vision.sharpness import is_blurred, photo_blur
 from vision.stability import CardTracker, StabilityConfig, StableView
 from vision.video import Frame, VideoSource

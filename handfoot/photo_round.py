@@ -1,10 +1,11 @@
-"""Photos -> detector -> cards -> table layout -> scoring: a round scored from pictures.
+"""Photos -> cards -> melds -> scoring: a round scored from pictures.
 
 The wiring between `vision` (which knows classes and geometry) and `scoring`
-(which knows points): a photo's corner detections are joined into cards
-(`vision.corners`), a table photo is laid out into melds (`vision.layout`),
-the groups become a `scoring.model.SideRound` beside any typed-in cards, and
-what vision could not place comes back as findings:
+(which knows points): each photo is read into cards by the reading pipe
+(`vision.pipe`), corrections are applied, a table photo is laid out into melds
+(the pipe's `layout` stage), the groups become a `scoring.model.SideRound`
+beside any typed-in cards, and what vision could not place comes back as
+findings:
 
 - a face-down card (BACK): warning, "turn it over and photograph again";
 - a card that lies in no meld's column: error, it is not scored;
@@ -20,7 +21,6 @@ without the model.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -36,28 +36,13 @@ from scoring.engine import score_round
 from scoring.melds import kind_of
 from scoring.model import ERROR, WARNING, Finding, RoundResult, SideResult, SideRound
 from scoring.rules import Rules
-from vision.corners import HAND_PHOTO, join_corners
-from vision.cut_indices import restore_cut_indices
-from vision.detection import Card, Detection, Reading
-from vision.face_letters import drop_face_letters
-from vision.gaps import lines_filled
-from vision.imageio import check_image, load_image
-from vision.ink import (FOOT_WILDS, RED_AT, THREES, has_colour, laid_threes, recolour_foot_wilds,
-                        recolour_threes)
-from vision.joker_faces import drop_joker_faces
-from vision.joker_groups import shipped_joker_grouper
-from vision.joker_words import drop_joker_letters, word_jokers
-from vision.layout import LeftoverLayout, TableLayout, layout_leftover, layout_table
-from vision.sharpness import BLURRED, is_blurred, photo_blur
-from vision.small_jokers import drop_small_jokers
-from vision.whole_cards import JOIN_ODDS, TABLE_JOIN_ODDS, second_look, shipped_whole_card_reader
-from vision.wild_reader import HAND_THREE_ODDS, shipped_reader
-
-DetectFn = Callable[[np.ndarray], list[Detection] | Reading]  # a Reading keeps unsure boxes apart
-
-TABLE = "table"
-LEFTOVER = "leftover"
-ROLES = (TABLE, LEFTOVER)
+from vision import pipe
+from vision.detection import Card, Detection
+from vision.imageio import check_image
+from vision.ink import FOOT_WILDS, THREES
+from vision.layout import DeckLayout
+from vision.pipe import LEFTOVER, ROLES, TABLE, DetectFn, Settings, lay_out
+from vision.sharpness import BLURRED, is_blurred
 
 # where a card ended up
 IN_MELD = "meld"
@@ -151,95 +136,14 @@ class PhotoCards:
     colour: bool = True  # False: a grey photo (`vision.ink.has_colour`), where no card can be named by its ink
 
 
-def join_for(role: str, detections: list[Detection], jokers: bool = True,
-             frame: tuple[int, int] | None = None, image: np.ndarray | None = None) -> list[Card]:
-    """Cards from one photo's corners; a leftover photo shows hands, so fans are read as fans. Given the photo's
-    `frame` (width, height), index boxes cut by its edge are first given their neighbours' size past it
-    (`vision/cut_indices.py`: the part of an index outside the photo). Joker boxes far
-    smaller than the photo's indices are dropped first (`vision/small_jokers.py`: a design's suit pips),
-    then joker boxes where two of a joker's diagonals cross (`vision/joker_faces.py`: the emblem on its face),
-    then unsure rank boxes lying within a joker box (`vision/joker_words.py`: a letter of its word), and
-    unsure rank boxes far larger than the photo's indices (`vision/face_letters.py`: a letter across a court
-    card's face). Given the photo (`image`), the whole-card reader then looks again at which corners are one
-    card (`vision/whole_cards.py`). With `jokers` and the joker grouper present (`vision/joker_groups.py`,
-    models/jokers.pt), the joker boxes are then grouped into jokers again by it."""
-    if frame is not None:
-        detections = restore_cut_indices(detections, *frame)
-    kept = drop_face_letters(drop_joker_letters(drop_joker_faces(drop_small_jokers(detections))))
-    cards = join_corners(kept, HAND_PHOTO if role == LEFTOVER else None)
-    if image is not None:
-        cards = second_look(image, cards, shipped_whole_card_reader(), TABLE_JOIN_ODDS if role == TABLE else JOIN_ODDS)
-    grouper = shipped_joker_grouper() if jokers else None
-    return grouper.group(cards, role == LEFTOVER) if grouper is not None else cards
-
-
-def name_by_ink(image: np.ndarray, detections: list[Detection], family: str) -> list[Detection]:
-    """A Bare Foot photo's wilds named by their ink (blue 20, red 50); other families' as detected."""
-    return recolour_foot_wilds(image, detections) if family == "barefoot" else detections
-
-
-def name_wilds(image: np.ndarray, detections: list[Detection], family: str, wilds: bool = True,
-               hands: bool = False, unsure: list[Detection] | None = None) -> list[Detection]:
-    """Every box the second-look readers (`vision/wild_reader.py`) read better named by them, where
-    `wilds` is set and the reader is present; otherwise as detected (Bare Foot wilds still by their ink).
-
-    Standard family: first a J the detector was unsure of, or one of its `unsure` boxes (under its threshold), as
-    a joker where the joker-word reader (models/joker-words.pt) sees the rest of a joker's word or face around it
-    (`vision.joker_words.word_jokers`); then a natural's rank by the rank reader (models/ranks.pt) where it is sure; in a photo of
-    `hands` a 3's colour too, where a 3 of the other colour is its likeliest class at HAND_THREE_ODDS or more
-    (on the table a laid 3 is a red 3 all but always, and there the reader turned red 3s black on
-    development rounds; in a hand a black 3 read as red costs its side hundreds of points); a 3 it made or
-    recoloured then coloured by its ink where the ink is clear (in a photo of hands a 3 turns red by its ink only
-    there); and a (Remastered) wild by the wild reader
-    (models/wilds.pt). On a table photo holding a red 3, a black 3 whose ink is not plainly black is then
-    red (`vision.ink.laid_threes`: black 3s are never melded).
-    Bare Foot: a wild or clothing card by the Bare Foot reader (models/foot-wilds.pt: wild 20 or 50,
-    sock or shoe), then a wild by its ink where the ink is clear (blue 20, red 50).
-    """
-
-    def read(kind: str, dets: list[Detection], within_odds: float | None = None) -> list[Detection]:
-        reader = shipped_reader(kind) if wilds else None
-        return reader.read(image, dets, within_odds=within_odds) if reader is not None else dets
-
-    if family == "barefoot":
-        return name_by_ink(image, read("foot-wilds", detections), family)
-    words = shipped_reader("joker-words") if wilds else None
-    ranked = read("ranks", word_jokers(image, detections, words, unsure or []), HAND_THREE_ODDS if hands else None)
-    made_threes = {(d.cls, d.box) for d in ranked if d.cls in THREES} - {(d.cls, d.box) for d in detections}
-    if hands:  # red only where the reader made or recoloured a 3
-        ranked = recolour_threes(image, ranked, red_at=RED_AT if made_threes else math.inf)
-    elif made_threes:
-        ranked = recolour_threes(image, ranked)
-    named = read("wilds", ranked)
-    return named if hands else laid_threes(image, named)
-
-
 def read_photo(path: Path, role: str, side: str, detect: DetectFn, family: str = "standard",
                wilds: bool = True, jokers: bool = True) -> PhotoCards:
-    """Load a photo (EXIF honoured), detect corners, name wilds (`name_wilds`) and join them into cards
-    (`join_for`, jokers grouped again where `jokers`). On a table photo the detector's unsure boxes that its
-    lines of indices call for are taken too (`vision/gaps.py`); with the readers (`wilds`), the whole-card
-    reader looks again at which corners are one card (`vision/whole_cards.py`). How blurred
-    the photo is (`PhotoCards.blur`) is measured on the detector's sure boxes."""
-    image = load_image(path)
-    found = detect(image)
-    taken: list[Detection] = []
-    unsure: list[Detection] = []
-    if isinstance(found, Reading):
-        unsure = found.unsure
-        taken = lines_filled(found.sure, found.unsure) if role == TABLE else []
-        blur = photo_blur(image, found.sure)
-        found = found.sure + taken
-    else:
-        blur = photo_blur(image, found)
-    detections = name_wilds(image, found, family, wilds, hands=role == LEFTOVER, unsure=unsure)
-    height, width = image.shape[:2]
-    cards = join_for(role, detections, jokers, (width, height), image if wilds else None)
-    photo = PhotoCards(Path(path), role, side, width, height, cards, blur=blur, colour=has_colour(image))
-    if taken:
-        photo.notes.append(f"{len(taken)} unsure {'index' if len(taken) == 1 else 'indices'} taken where a column's "
-                           "even spacing calls for a card (under the detector's threshold): check them on the picture")
-    return photo
+    """`side`'s photo of `role` read by the reading pipe (`vision.pipe.read`); `wilds`: boxes named again by the
+    second-look readers and corners looked at again as whole cards; `jokers`: joker boxes grouped again."""
+    flow = pipe.read(Path(path), role, Settings(detect=detect, family=family, wilds=wilds, jokers=jokers))
+    width, height = flow.frame
+    return PhotoCards(Path(path), role, side, width, height, flow.cards, notes=flow.notes, blur=flow.blur,
+                      colour=flow.colour)
 
 
 # ---------------------------------------------------------------- sides
@@ -277,18 +181,6 @@ class PhotoRound:
     result: RoundResult
     tables: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
     leftovers: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class DeckLayout:
-    """What the layout needs to know of a deck family (no points)."""
-
-    wilds: frozenset[str]
-    red_three_class: str | None
-    meld_key: dict[str, str]
-    # classes that are no natural of a meld and are never read as another rank (red 3s, clothing); a black 3
-    # lying inside another rank's meld column is read as that rank, with a note, like any stray (a misread index)
-    not_natural: frozenset[str] = frozenset()
 
 
 def deck_layout(rules: Rules) -> DeckLayout:
@@ -403,10 +295,7 @@ def apply_card_edits(photo: PhotoCards, edits: Sequence[CardEdit]) -> list[int]:
 def _place_table(rules: Rules, deck: DeckLayout, photo: PhotoCards, groups: list[list[str]]) -> list[Finding]:
     """Lay out one table photo, merge its melds into `groups`, return its findings."""
     findings: list[Finding] = []
-    lay: TableLayout = layout_table(
-        photo.cards, deck.wilds, red_three_class=deck.red_three_class, meld_groups=deck.meld_key,
-        keep=[photo.cards[i] for i in photo.fixed], fixed_classes=deck.not_natural,
-    )
+    lay = lay_out(TABLE, photo.cards, deck, keep=[photo.cards[i] for i in photo.fixed])
     index = {id(c): i for i, c in enumerate(photo.cards)}
     for old, new in lay.reread:  # a misread natural inside another rank's column, read as that rank
         i = index.pop(id(old))
@@ -461,7 +350,7 @@ def _face_down(photo: PhotoCards, backs: list[Card], index: dict[int, int]) -> l
 
 
 def _place_leftover(photo: PhotoCards) -> tuple[list[str], list[Finding]]:
-    lay: LeftoverLayout = layout_leftover(photo.cards)
+    lay = lay_out(LEFTOVER, photo.cards)
     index = {id(c): i for i, c in enumerate(photo.cards)}
     findings = []
     for c in lay.cards:
@@ -626,8 +515,8 @@ def read_side_photos(
     jokers: bool = True,
 ) -> list[PhotoCards]:
     """Detect cards on every side's photos of a deck `family`; the detector is loaded only when a photo exists.
-    `wilds`: boxes are named again by the second-look readers (`name_wilds`); `jokers`: joker boxes are
-    grouped by the joker grouper (`join_for`).
+    `wilds`: boxes are named again by the second-look readers (`vision.pipe.name_wilds`); `jokers`: joker boxes
+    are grouped by the joker grouper (`read_photo`).
 
     Every photo is loaded first, so a bad path fails before the model is touched.
     """

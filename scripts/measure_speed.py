@@ -23,9 +23,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from handfoot.photo_round import LEFTOVER, ROLES, join_for
 from vision.detector import InferenceConfig, load_detector
 from vision.imageio import load_image
+from vision.pipe import LEFTOVER, ROLES, join_for
 
 
 def resized(image: np.ndarray, label: str) -> np.ndarray:

@@ -397,10 +397,10 @@ def marks_detector(monkeypatch):
 
 
 def test_a_blurred_view_is_flagged_and_its_snapshot_warned(marks_detector, tmp_path, capsys, monkeypatch):
-    import handfoot.photo_round as photo_round
+    import vision.pipe as pipe
 
     # The marks are no real index: what a reader would rename them to is beside the point here.
-    monkeypatch.setattr(photo_round, "shipped_reader", lambda kind: None)
+    monkeypatch.setattr(pipe, "shipped_reader", lambda kind: None)
     args = ("--out", str(tmp_path / "o"), "--stable-seconds", str(STABLE_S))
     status, sharp = _watch_json(capsys, "--source", str(_marks_video(tmp_path / "sharp.avi", 0.0)), *args)
     assert status == 0 and not sharp["snapshots"][0]["blurred"] and sharp["snapshots"][0]["blur"] < BLURRED / 2

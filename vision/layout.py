@@ -43,6 +43,18 @@ BAREFOOT_MELD_GROUPS: Mapping[str, str] = {"SOCK": "CLOTHING", "SHOE": "CLOTHING
 
 
 @dataclass(frozen=True)
+class DeckLayout:
+    """What the layout needs to know of a deck family (no points)."""
+
+    wilds: frozenset[str]
+    red_three_class: str | None
+    meld_key: dict[str, str]
+    # classes that are no natural of a meld and are never read as another rank (red 3s, clothing); a black 3
+    # lying inside another rank's meld column is read as that rank, with a note, like any stray (a misread index)
+    not_natural: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class LayoutConfig:
     """Tolerances, in index sizes (the photo's median corner size)."""
 

@@ -47,7 +47,7 @@ MARGIN = 1.3  # the crop's side: this many times the box's longer side, centred 
 # were the width-2 reader's of the forty-fifth session (0.7, 0.8, 0.9: 391, 390, 390 of 494).
 RANK_MIN_ODDS = 0.8
 # In a photo of hands, a 3 is given the colour the rank reader reads where that is its likeliest class at
-# these odds or more (`WildReader.read`'s `within_odds`, from `handfoot.photo_round.name_wilds`). Development
+# these odds or more (`WildReader.read`'s `within_odds`, from `vision.pipe.name_wilds`). Development
 # rounds, three readings:
 # `dev11` 343 -> 346 exact sides of 494, `dev12` 379 -> 384 of 510 (0.6: 345 and 384; 0.8: 343 and 383).
 HAND_THREE_ODDS = 0.5

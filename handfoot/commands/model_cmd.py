@@ -163,7 +163,7 @@ class _NamedAgain:
         self.detector = detector
 
     def detect(self, image):
-        from handfoot.photo_round import name_wilds  # noqa: PLC0415
+        from vision.pipe import name_wilds  # noqa: PLC0415
 
         return name_wilds(image, self.detector.detect(image), "standard")
 
@@ -366,7 +366,8 @@ def _round_photo_files(folders: list[Path]) -> list[Path]:
 def _round_photos(folders: list[Path], detect, store, progress) -> list:
     """(joined cards without the joker grouper, is a photo of hands, true JSON) of every generated round photo."""
     from handfoot.join_eval import role_of  # noqa: PLC0415
-    from handfoot.photo_round import LEFTOVER, read_photo  # noqa: PLC0415
+    from handfoot.photo_round import read_photo  # noqa: PLC0415
+    from vision.pipe import LEFTOVER  # noqa: PLC0415
 
     out = []
     for path in progress(_round_photo_files(folders)):

@@ -27,7 +27,6 @@ from rich.table import Table
 
 from handfoot.errors import UserError
 from handfoot.photo_round import (
-    DetectFn,
     PhotoRound,
     SideInput,
     annotate_photo,
@@ -43,6 +42,7 @@ from handfoot.roundfile import load_round
 from handfoot.rules_files import load_rules, preset_names
 from scoring.model import ERROR, Line
 from vision.errors import ModelError, VisionError
+from vision.pipe import DetectFn
 
 #: Exit status when the cards break the rules (an error finding).
 EXIT_RULE_ERROR = 3

@@ -12,11 +12,11 @@ from rich.console import Console
 
 from handfoot import live
 from handfoot.errors import UserError
-from handfoot.photo_round import LEFTOVER, TABLE
 from handfoot.report import print_breakdown
 from handfoot.rules_files import load_rules
 from vision.errors import ModelError, VisionError
 from vision.offline import THREADS_ENV
+from vision.pipe import LEFTOVER, TABLE
 
 #: Exit status when the round's cards break the rules (as `score-round`).
 EXIT_RULE_ERROR = 3

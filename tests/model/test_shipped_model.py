@@ -183,7 +183,7 @@ def test_eval_voc_names_boxes_again_with_the_readers_unless_told_not_to(detector
                                                                        monkeypatch) -> None:
     import torch
 
-    import handfoot.photo_round as photo_round
+    import vision.pipe as pipe
     from vision.wild_reader import READERS, RANKS, WildReader
 
     def all_kings(x):  # a stand-in rank network, sure that every natural is a king
@@ -192,7 +192,7 @@ def test_eval_voc_names_boxes_again_with_the_readers_unless_told_not_to(detector
         return logits
 
     kings = WildReader(all_kings, classes=RANKS, min_odds=READERS["ranks"].min_odds)
-    monkeypatch.setattr(photo_round, "shipped_reader", lambda kind: kings if kind == "ranks" else None)
+    monkeypatch.setattr(pipe, "shipped_reader", lambda kind: kings if kind == "ranks" else None)
     voc = _voc_set(tmp_path)
     _, out, _ = run(capsys, "eval", "--voc", voc, "--json")
     _, plain, _ = run(capsys, "eval", "--voc", voc, "--no-readers", "--json")

@@ -9,8 +9,8 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from handfoot.photo_round import join_for
 from vision.detection import Detection
+from vision.pipe import join_for
 
 HERE = Path(__file__).parent
 

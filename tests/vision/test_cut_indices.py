@@ -3,10 +3,10 @@ the edge is joined into one card, not counted twice."""
 
 from cached_photos import miscounted, miscounted_without, photo_file
 
-import handfoot.photo_round as photo_round
-from handfoot.photo_round import LEFTOVER, join_for
+import vision.pipe as pipe
 from vision.cut_indices import restore_cut_indices
 from vision.detection import Detection
+from vision.pipe import LEFTOVER, join_for
 
 WIDTH, HEIGHT = 1400, 900
 
@@ -57,5 +57,5 @@ def test_a_card_across_the_edge_is_one_card_when_the_photo_frame_is_given():
 def test_held_out_hand_photo_counts_its_two_black_threes(monkeypatch):
     photo = photo_file("cut_index_photo.json")
     assert miscounted(LEFTOVER, photo) == {}
-    assert miscounted_without(monkeypatch, photo_round, "restore_cut_indices", LEFTOVER, photo,
+    assert miscounted_without(monkeypatch, pipe, "restore_cut_indices", LEFTOVER, photo,
                               stand_in=lambda dets, width, height: list(dets)) == {"3B": 1}

@@ -6,10 +6,10 @@ from collections import Counter
 import pytest
 from cached_photos import miscounted, miscounted_without, photo_file
 
-import handfoot.photo_round as photo_round
-from handfoot.photo_round import LEFTOVER
+import vision.pipe as pipe
 from vision.detection import Detection
 from vision.face_letters import FACE_CONF, LARGE, drop_face_letters
+from vision.pipe import LEFTOVER
 from vision.small_jokers import MIN_NATURALS, NATURAL_CONF
 
 
@@ -50,5 +50,5 @@ PHOTOS = photo_file("face_letter_photos.json")["photos"]
 def test_held_out_hands_count_their_cards_and_no_court_card_twice(photo, monkeypatch):
     assert miscounted(LEFTOVER, photo) == Counter()
     # the rule turned off: one court card too many
-    extra = miscounted_without(monkeypatch, photo_round, "drop_face_letters", LEFTOVER, photo)
+    extra = miscounted_without(monkeypatch, pipe, "drop_face_letters", LEFTOVER, photo)
     assert sum(extra.values()) == 1 and set(extra) <= {"J", "Q", "K"}

@@ -6,9 +6,9 @@ from collections import Counter
 
 from cached_photos import boxes, miscounted, photo_file
 
-from handfoot.photo_round import TABLE
 from synth_cards import card_corners
 from vision.corners import JoinConfig, _wrong_handed, join_corners
+from vision.pipe import TABLE
 
 PHOTO = "two_columns_wilds_photo.json"
 

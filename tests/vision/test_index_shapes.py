@@ -8,9 +8,9 @@ import pytest
 from cached_photos import boxes, photo_file
 from synth_cards import card_corners
 
-from handfoot.photo_round import TABLE, join_for
 from vision.corners import JoinConfig, join_corners
 from vision.detection import Detection
+from vision.pipe import TABLE, join_for
 
 SIDEWAYS = "sideways_two_digit_photo.json"
 CLOSE = "close_corners_photo.json"

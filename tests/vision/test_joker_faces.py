@@ -5,10 +5,10 @@ from collections import Counter
 
 from cached_photos import miscounted, miscounted_without, photo_file
 
-import handfoot.photo_round as photo_round
-from handfoot.photo_round import TABLE
+import vision.pipe as pipe
 from vision.detection import Detection
 from vision.joker_faces import CROSSING, drop_joker_faces
+from vision.pipe import TABLE
 
 INDEX = 30.0  # the naturals' index side, px
 
@@ -63,4 +63,4 @@ def test_a_held_out_table_counts_its_two_jokers_not_four(monkeypatch):
     photo = photo_file("joker_face_photo.json")
     assert miscounted(TABLE, photo) == Counter()
     # the rule turned off: two jokers too many
-    assert miscounted_without(monkeypatch, photo_round, "drop_joker_faces", TABLE, photo) == Counter({"JOKER": 2})
+    assert miscounted_without(monkeypatch, pipe, "drop_joker_faces", TABLE, photo) == Counter({"JOKER": 2})

@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from handfoot import photo_round
-from handfoot.photo_round import LEFTOVER, TABLE, join_for
+from vision import pipe
 from vision.detection import Card, Detection
 from vision.errors import ModelError
 from vision.joker_groups import (
@@ -26,6 +25,7 @@ from vision.joker_groups import (
     save_joker_grouper,
 )
 from vision.joker_training import counts_right, joker_examples, train_joker_net, true_card_of, true_jokers
+from vision.pipe import LEFTOVER, TABLE, join_for
 
 INDEX = (14.0, 20.0)  # an index box's width and height, px
 CARD = (90.0, 130.0)  # a card's width and height, px
@@ -219,13 +219,13 @@ def test_join_for_asks_the_grouper_unless_told_not_to(monkeypatch):
             asked.append(hands)
             return cards[:1]
 
-    monkeypatch.setattr(photo_round, "shipped_joker_grouper", lambda: Spy())
+    monkeypatch.setattr(pipe, "shipped_joker_grouper", lambda: Spy())
     dets = [d for c in _table() for d in c.corners]
     assert len(join_for(TABLE, dets)) == 1 and asked == [False]
     assert len(join_for(LEFTOVER, dets)) == 1 and asked == [False, True]
     cards = join_for(TABLE, dets, jokers=False)
     assert len(asked) == 2 and len(cards) > 1
-    monkeypatch.setattr(photo_round, "shipped_joker_grouper", lambda: None)  # a checkout without models/jokers.pt
+    monkeypatch.setattr(pipe, "shipped_joker_grouper", lambda: None)  # a checkout without models/jokers.pt
     assert join_for(TABLE, dets) == cards
 
 

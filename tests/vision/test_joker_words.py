@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from cached_photos import boxes, miscounted, miscounted_without, photo_file
 
-import handfoot.photo_round as photo_round
-from handfoot.photo_round import TABLE, join_for, name_wilds
+import vision.pipe as pipe
 from vision.detection import Detection, share_inside
 from vision.joker_words import (INSIDE, READ_CONF, UNSURE_WORD_ODDS, WORD_CONF, WORD_ODDS, drop_joker_letters,
                                 word_jokers)
+from vision.pipe import TABLE, join_for, name_wilds
 from vision.wild_reader import READERS, shipped_reader
 
 JOKER = Detection("JOKER", 0.5, (100.0, 100.0, 160.0, 200.0))  # a joker's word down its corner
@@ -46,7 +46,7 @@ def test_a_held_out_table_counts_its_joker_and_no_jack_from_its_word(monkeypatch
     photo = photo_file("joker_word_photo.json")
     assert miscounted(TABLE, photo) == Counter()
     # the rule turned off: a jack too many
-    assert miscounted_without(monkeypatch, photo_round, "drop_joker_letters", TABLE, photo) == Counter({"J": 1})
+    assert miscounted_without(monkeypatch, pipe, "drop_joker_letters", TABLE, photo) == Counter({"J": 1})
 
 
 class _Reader:
@@ -118,5 +118,5 @@ def test_a_held_out_table_counts_its_three_jokers_seen_only_as_js(monkeypatch):
     # the unsure boxes not read: the sure J alone is a joker
     assert counted(name_wilds(image, boxes(photo), "standard")) == Counter({"JOKER": -2})
     # the joker-word reader off (the other readers on): a jack counted and three jokers missed
-    monkeypatch.setattr(photo_round, "word_jokers", lambda image, dets, reader, unsure: list(dets))
+    monkeypatch.setattr(pipe, "word_jokers", lambda image, dets, reader, unsure: list(dets))
     assert counted(name_wilds(image, boxes(photo), "standard", unsure=unsure)) == Counter({"J": 1, "JOKER": -3})

@@ -5,8 +5,8 @@ from dataclasses import replace
 
 from cached_photos import boxes, miscounted, photo_file
 
-from handfoot.photo_round import TABLE
 from vision.corners import HAND_PHOTO, JoinConfig, join_corners
+from vision.pipe import TABLE
 from synth_cards import card_corners, column, shrunk
 
 PHOTO = "large_threes_photo.json"

@@ -6,8 +6,8 @@ from collections import Counter
 from cached_photos import miscounted, miscounted_without, photo_file
 
 import vision.small_jokers as small_jokers
-from handfoot.photo_round import LEFTOVER, TABLE, join_for
 from vision.detection import Detection
+from vision.pipe import LEFTOVER, TABLE, join_for
 from vision.small_jokers import SMALL_AMONG_JOKERS, SMALL_JOKER, drop_small_jokers
 
 

@@ -6,8 +6,8 @@ import math
 from cached_photos import boxes, miscounted, miscounted_without, photo_file
 
 import vision.corners as corners
-from handfoot.photo_round import TABLE
 from vision.corners import JoinConfig, join_corners
+from vision.pipe import TABLE
 
 PHOTO = "slanted_column_photo.json"
 

@@ -4,8 +4,8 @@ neighbours' diagonals do not veto its pair (`JoinConfig.deck_shape`), so it is o
 from cached_photos import boxes, miscounted, miscounted_without, photo_file
 
 import vision.corners as corners
-from handfoot.photo_round import TABLE
 from vision.corners import JoinConfig, join_corners
+from vision.pipe import TABLE
 
 PHOTO = "two_decks_photo.json"
 

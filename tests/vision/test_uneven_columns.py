@@ -11,9 +11,9 @@ import pytest
 from cached_photos import boxes, miscounted, photo_file
 from synth_cards import card_corners, shrunk
 
-from handfoot.photo_round import TABLE
 from vision.corners import JoinConfig, join_corners
 from vision.detection import Detection
+from vision.pipe import TABLE
 
 PHOTO = "uneven_column_photo.json"
 NARROW = JoinConfig(uneven_step=(0.8, 1.25), covered_chain_degrees=15.0)  # steps as even as a column's

@@ -402,7 +402,7 @@ def test_whole_card_at_a_meld_end_joins_although_the_next_meld_lines_up_beyond(i
 
 
 def test_leftover_photos_are_joined_as_hands():
-    from handfoot.photo_round import LEFTOVER, join_for  # noqa: PLC0415
+    from vision.pipe import LEFTOVER, join_for  # noqa: PLC0415
 
     cards = join_for(LEFTOVER, _dets(SORTED_HAND))
     assert len(cards) == len(SORTED_HAND) - 1  # the 3R across the fan's foot shows both corners
@@ -662,7 +662,7 @@ JOKER_EDGE_IN_A_HAND = [
     (JOKER_EDGE_IN_A_HAND, {"6": 2, "10": 2, "5": 2, "J": 1, "7": 1, "9": 1, "2": 1, "K": 1, "JOKER": 1}),
 ])
 def test_a_joker_in_a_hand_counts_once(items, truth):
-    from handfoot.photo_round import LEFTOVER, join_for  # noqa: PLC0415
+    from vision.pipe import LEFTOVER, join_for  # noqa: PLC0415
 
     assert counts(join_for(LEFTOVER, _dets(items))) == Counter(truth)
     # a joker pair's line held to its borrowed box shape, at the tables' box-shape tolerance

@@ -7,9 +7,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from handfoot.photo_round import TABLE, name_by_ink, read_photo
 from vision.detection import Detection
 from vision.ink import foot_wild_class
+from vision.pipe import TABLE, Settings, name_by_ink, read
 
 from ink_photos import LEFT, RIGHT, draw_foot_wild, two_cards, webcam
 
@@ -57,7 +57,7 @@ def test_two_boxes_on_one_wild_become_one_card_once_named():
 def test_a_bare_foot_photo_read_from_disk_names_its_wilds_by_ink(tmp_path: Path):
     path = tmp_path / "table.png"
     cv2.imwrite(str(path), _photo())
-    bare = read_photo(path, TABLE, "Ann", lambda image: _misread()[:2], "barefoot", wilds=False)  # the ink alone
-    standard = read_photo(path, TABLE, "Ann", lambda image: _misread()[:2], wilds=False)  # ink aside
+    bare = read(path, TABLE, Settings(detect=lambda image: _misread()[:2], family="barefoot", wilds=False))  # the ink alone
+    standard = read(path, TABLE, Settings(detect=lambda image: _misread()[:2], wilds=False))  # ink aside
     assert [c.cls for c in sorted(bare.cards, key=lambda c: c.box[0])] == ["WILD20", "WILD50"]
     assert [c.cls for c in sorted(standard.cards, key=lambda c: c.box[0])] == ["WILD50", "WILD20"]

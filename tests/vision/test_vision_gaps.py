@@ -7,10 +7,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from handfoot.photo_round import LEFTOVER, TABLE, read_photo
 from handfoot.round_eval import DetectionCache
 from vision.detection import Detection, Reading
 from vision.gaps import lines_filled
+from vision.pipe import LEFTOVER, TABLE, Settings, read
 
 SIZE = 20.0  # index size, px
 STEP = 40.0  # fan step down a column, px
@@ -61,13 +61,13 @@ def _reading() -> Reading:
 def test_a_table_photo_takes_the_unsure_index_its_column_calls_for_and_a_hand_photo_none(tmp_path: Path):
     path = tmp_path / "photo.png"
     cv2.imwrite(str(path), np.full((400, 800, 3), 90, np.uint8))
-    table = read_photo(path, TABLE, "Ann", lambda image: _reading(), wilds=False, jokers=False)
-    hand = read_photo(path, LEFTOVER, "Ann", lambda image: _reading(), wilds=False, jokers=False)
-    plain = read_photo(path, TABLE, "Ann", lambda image: _reading().sure, wilds=False, jokers=False)  # boxes only
+    table = read(path, TABLE, Settings(detect=lambda image: _reading(), wilds=False, jokers=False))
+    hand = read(path, LEFTOVER, Settings(detect=lambda image: _reading(), wilds=False, jokers=False))
+    plain = read(path, TABLE, Settings(detect=lambda image: _reading().sure, wilds=False, jokers=False))  # boxes only
     assert sorted(c.cls for c in table.cards) == ["7", "7", "7", "7", "JOKER"]  # the K off the column left out
     assert "JOKER" not in [c.cls for c in plain.cards]
     assert any("1 unsure index taken" in n for n in table.notes) and not plain.notes and not hand.notes
-    hand_plain = read_photo(path, LEFTOVER, "Ann", lambda image: _reading().sure, wilds=False, jokers=False)
+    hand_plain = read(path, LEFTOVER, Settings(detect=lambda image: _reading().sure, wilds=False, jokers=False))
     assert [c.corners for c in hand.cards] == [c.corners for c in hand_plain.cards]  # no unsure box in a hand
 
 

@@ -140,26 +140,26 @@ def test_a_black_three_with_no_red_three_in_the_photo_keeps_its_name():
 
 
 def test_the_table_reads_its_threes_so_and_a_hand_does_not(monkeypatch):
-    import handfoot.photo_round as photo_round
+    import vision.pipe as pipe
 
-    monkeypatch.setattr(photo_round, "shipped_reader", lambda kind: None)
+    monkeypatch.setattr(pipe, "shipped_reader", lambda kind: None)
     grey = cv2.cvtColor(cv2.cvtColor(_photo(RED, RED), cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
-    table = photo_round.name_wilds(grey, [GREY_3R, GREY_3B], "standard")
-    hand = photo_round.name_wilds(grey, [GREY_3R, GREY_3B], "standard", hands=True)
+    table = pipe.name_wilds(grey, [GREY_3R, GREY_3B], "standard")
+    hand = pipe.name_wilds(grey, [GREY_3R, GREY_3B], "standard", hands=True)
     assert sorted(d.cls for d in table) == ["3R", "3R"] and sorted(d.cls for d in hand) == ["3B", "3R"]
 
 
 def test_a_hand_names_a_dark_three_black_whatever_the_model_said(monkeypatch):
     # held-out round 44 side 2: a black 3 of clubs in a warm-lit hand reads 0.07, between the plain inks,
     # and the detector called it red. True red 3s in hands read 0.25 or more on the round sets (model card).
-    import handfoot.photo_round as photo_round
+    import vision.pipe as pipe
 
-    monkeypatch.setattr(photo_round, "shipped_reader", lambda kind: None)
+    monkeypatch.setattr(pipe, "shipped_reader", lambda kind: None)
     warm_black = (30, 35, 55)  # black ink under a warm lamp: a little redder than black
     img = _photo(left_ink=warm_black, right_ink=RED)
     assert 0.06 < ink_redness(_crop(img, LEFT)) < 0.2
     dets = [Detection("3R", 0.5, LEFT), Detection("3R", 0.5, RIGHT)]
-    hand = photo_round.name_wilds(img, dets, "standard", hands=True)
+    hand = pipe.name_wilds(img, dets, "standard", hands=True)
     assert [d.cls for d in hand] == ["3B", "3R"]
-    table = photo_round.name_wilds(img, dets, "standard")
+    table = pipe.name_wilds(img, dets, "standard")
     assert [d.cls for d in table] == ["3R", "3R"]  # a laid 3 is a red 3 all but always

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from cached_photos import boxes, photo_file
 
-from handfoot.photo_round import TABLE, join_for, name_wilds
 from vision.detection import Card, Detection
+from vision.pipe import TABLE, join_for, name_wilds
 from vision.whole_cards import (CROP_SIZE, JOIN_ODDS, PART_ODDS, WholeCardReader, could_be_one_card, diagonal_crop,
                                 second_look, shipped_whole_card_reader)
 

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 import torch
 
-from handfoot.photo_round import name_wilds
 from vision.detection import Detection
 from vision.errors import ModelError
+from vision.pipe import name_wilds
 from vision.wild_reader import (
     CROP,
     FOOT_SPECIALS,
@@ -58,9 +58,9 @@ class _Says(torch.nn.Module):
 
 def _readers(monkeypatch, **by_kind) -> None:
     """The product's shipped readers replaced by these (keyword: the kind with '_' for '-'); others absent."""
-    import handfoot.photo_round as photo_round
+    import vision.pipe as pipe
 
-    monkeypatch.setattr(photo_round, "shipped_reader", lambda kind: by_kind.get(kind.replace("-", "_")))
+    monkeypatch.setattr(pipe, "shipped_reader", lambda kind: by_kind.get(kind.replace("-", "_")))
 
 
 def _rank_reader(rank: str, sure: float = 5.0, also: dict[str, float] | None = None) -> WildReader:
@@ -286,14 +286,14 @@ def test_in_a_photo_of_hands_a_threes_colour_is_the_rank_readers_unless_the_ink_
 def test_a_leftover_photo_is_named_as_hands_and_a_table_photo_is_not(monkeypatch, tmp_path):
     import cv2
 
-    import handfoot.photo_round as photo_round
+    import vision.pipe as pipe
 
     path = tmp_path / "photo.jpg"
     cv2.imwrite(str(path), _photo())
     asked = []
-    monkeypatch.setattr(photo_round, "name_wilds", lambda image, dets, family, wilds, hands, unsure: asked.append(hands) or dets)
-    for role in (photo_round.LEFTOVER, photo_round.TABLE):
-        photo_round.read_photo(path, role, "Ann", lambda image: [], jokers=False)
+    monkeypatch.setattr(pipe, "name_wilds", lambda image, dets, family, wilds, hands, unsure: asked.append(hands) or dets)
+    for role in (pipe.LEFTOVER, pipe.TABLE):
+        pipe.read(path, role, pipe.Settings(detect=lambda image: [], jokers=False))
     assert asked == [True, False]
 
 
