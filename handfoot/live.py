@@ -1,10 +1,12 @@
 """Live scoring from a camera or video: the `handfoot watch` loop.
 
-Each frame goes detector -> `vision.stability.CardTracker` (a steady set of
-corners) and, only when that set changes, -> corners joined into cards ->
-table or leftover layout -> scoring, through `handfoot.photo_round` exactly
-as a photo is scored. So the total on screen changes only when the table
-does, and a frame costs one detector call plus a little bookkeeping.
+Each frame is read by the reading pipe (`vision.pipe`) up to its named,
+measured boxes, -> `vision.stability.CardTracker` (a steady set of corners)
+and, only when that set changes, the rest of the same pipe (corners joined
+into cards) -> table or leftover layout -> scoring, through
+`handfoot.photo_round` exactly as a photo is scored. So the total on screen
+changes only when the table does, and a frame costs one detector call plus a
+little bookkeeping.
 
 A *snapshot* keeps the current view as the side's table (or a player's
 leftover): the frame as JPEG and the view's scored JSON are written under the
@@ -32,7 +34,6 @@ import os
 import sys
 import time
 from collections import Counter, deque
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,14 +52,13 @@ from handfoot.photo_round import (
 )
 from handfoot.report import result_to_dict
 from scoring.rules import Rules
+from vision import pipe
 from vision.detection import Detection
 from vision.ink import has_colour
-from vision.pipe import LEFTOVER, TABLE, join_for, name_wilds
-from vision.sharpness import is_blurred, photo_blur
+from vision.pipe import FRAME_LAST, JOIN_FIRST, LEFTOVER, READ_LAST, TABLE, DetectFn, Flow, Settings
+from vision.sharpness import is_blurred
 from vision.stability import CardTracker, StabilityConfig, StableView
 from vision.video import Frame, VideoSource
-
-DetectFn = Callable[[np.ndarray], list[Detection]]
 
 WINDOW_TITLE = "handfoot watch"
 KEYS_HELP = "space: snapshot  t: table  l: leftover  n: next player  q: quit"
@@ -225,14 +225,13 @@ def score_view(config: WatchConfig, detections: tuple[Detection, ...], width: in
                mode: str, player: int, version: int, name: str = "live view",
                blur: float | None = None, image: np.ndarray | None = None,
                colour: bool | None = None) -> ViewScore:
-    """Join the confirmed corners into cards and score them alone as a table or a leftover
-    (`blur`: the frame's `vision.sharpness.photo_blur`, kept on the photo so a blurred one is warned of). Given
-    the frame (`image`), a grey one is warned of where ink would name a card (`colour`: whether it has colour,
-    when already known), and its corners are joined as `handfoot score` joins them (`join_for`)."""
-    cards = join_for(mode, list(detections), frame=(width, height), image=image)
-    if colour is None:
-        colour = image is None or has_colour(image)
-    photo = PhotoCards(Path(name), mode, config.side, width, height, cards, blur=blur, colour=colour)
+    """Join the confirmed corners into cards (the reading pipe from JOIN_FIRST, as `handfoot score` joins them)
+    and score them alone as a table or a leftover (`blur`: the frame's `vision.sharpness.photo_blur`, kept on
+    the photo so a blurred one is warned of). Given the frame (`image`), a grey one is warned of where ink would
+    name a card (`colour`: whether it has colour, when already known)."""
+    flow = Flow(mode, image, (width, height), list(detections), blur=blur, colour=colour)
+    pipe.run(flow, Settings(family=config.rules.family), start=JOIN_FIRST, stop=READ_LAST)
+    photo = PhotoCards(Path(name), mode, config.side, width, height, flow.cards, blur=flow.blur, colour=flow.colour)
     side = SideInput(name=config.side)
     pr = score_photo_round(config.rules, config.rules_name, config.round_no, [side], [photo])
     return ViewScore(version, mode, player, photo, pr)
@@ -264,13 +263,14 @@ class WatchSession:
     # ------------------------------------------------------------ frames
 
     def process(self, frame: Frame) -> StableView:
-        """Detect on one frame, update the tracker, rescore when the confirmed set changed (or the frames
-        turned grey or back: a grey view is warned of)."""
+        """Read one frame up to FRAME_LAST (the reading pipe), update the tracker, rescore when the confirmed set
+        changed (or the frames turned grey or back: a grey view is warned of)."""
         image = fit_frame(frame.image, self.config.imgsz)
-        detections = name_wilds(image, self.detect(image), self.config.rules.family, hands=self.mode == LEFTOVER)
-        view = self.tracker.update(detections, frame.time)
+        settings = Settings(detect=self.detect, family=self.config.rules.family, blur_boxes=BLUR_BOXES)
+        read = pipe.run(Flow.of(image, self.mode), settings, stop=FRAME_LAST)
+        view = self.tracker.update(read.detections, frame.time)
         self.image, self.frame, self.view = image, frame, view
-        self.blur = photo_blur(image, sorted(detections, key=lambda d: -d.conf)[:BLUR_BOXES])
+        self.blur = read.blur
         h, w = image.shape[:2]
         colour = self._colour(image, frame.time)
         if self.score is None or view.version != self.score.version or self.score.mode != self.mode \

@@ -290,10 +290,10 @@ def test_keys_switch_mode_snapshot_and_build_the_round(shots, tmp_path):
 
 
 def test_frames_of_hands_are_named_as_hands(shots, tmp_path, monkeypatch):
-    from handfoot import live
+    from vision import pipe
 
     asked = []
-    monkeypatch.setattr(live, "name_wilds", lambda image, dets, family, hands: asked.append(hands) or dets)
+    monkeypatch.setattr(pipe, "name_wilds", lambda image, dets, family, wilds, hands, unsure: asked.append(hands) or dets)
     cfg = WatchConfig(rules=load_rules(RULES), rules_name=RULES, round_no=1, out_dir=tmp_path, stable_seconds=0.5)
     session = WatchSession(cfg, NoisyTruthDetector(shots, seed=3).detect, "test")
     session.process(Frame(shots[2]["image"], 0, 0.0))
