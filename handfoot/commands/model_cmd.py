@@ -90,9 +90,9 @@ def evaluate(
         raise UserError("--cache needs --cards")
     if failures is not None and (voc is not None or failures.suffix.lower() not in (".jpg", ".jpeg", ".png")):
         raise UserError("--failures needs --data and a .jpg or .png file name")
+    from training.eval.detections import count_report, detection_report, run_detector  # noqa: PLC0415
+    from training.eval.sets import load_voc_set, load_yolo_set  # noqa: PLC0415
     from vision.detector import InferenceConfig, load_detector  # noqa: PLC0415
-    from vision.evalsets import load_voc_set, load_yolo_set  # noqa: PLC0415
-    from vision.evaluate import count_report, detection_report, run_detector  # noqa: PLC0415
 
     try:
         product = InferenceConfig() if turned else InferenceConfig().once()
@@ -129,9 +129,9 @@ def evaluate(
 
 def _evaluate_cards(source: Path, yolo: bool, split: str | None, model: Path | None, conf: float | None, limit: int,
                     cache: Path | None, turned: bool, as_json: bool) -> None:
-    """`eval --cards`: exact cards per photo, read as leftover photos (`handfoot.card_eval`)."""
-    from handfoot.card_eval import evaluate_cards  # noqa: PLC0415
-    from vision.evalsets import load_voc_set, load_yolo_set  # noqa: PLC0415
+    """`eval --cards`: exact cards per photo, read as leftover photos (`training.eval.card_counts`)."""
+    from training.eval.card_counts import evaluate_cards  # noqa: PLC0415
+    from training.eval.sets import load_voc_set, load_yolo_set  # noqa: PLC0415
 
     try:
         photo_set = load_yolo_set(source, split) if yolo else load_voc_set(source)
@@ -170,10 +170,9 @@ class _NamedAgain:
 
 def _detector(model: Path | None, conf: float | None, cache: Path | None, turned: bool = True):
     """(a factory of the detector's detect function, a DetectionCache in `cache` or None)."""
+    from training.eval.rounds import DetectionCache  # noqa: PLC0415
     from vision.detector import DEFAULT_WEIGHTS, InferenceConfig, load_detector  # noqa: PLC0415
     from vision.fast_backend import is_openvino_folder, wanted_backend, weights_digest  # noqa: PLC0415
-
-    from handfoot.round_eval import DetectionCache  # noqa: PLC0415
 
     config = InferenceConfig() if turned else InferenceConfig().once()
     if conf is not None:
@@ -209,7 +208,7 @@ def eval_rounds(
     turned: bool = typer.Option(True, "--turned/--no-turned", help=_TURNED_HELP),
 ) -> None:
     """Score generated rounds from their photos and compare with their true cards."""
-    from handfoot.round_eval import evaluate_rounds  # noqa: PLC0415
+    from training.eval.rounds import evaluate_rounds  # noqa: PLC0415
 
     files = sorted(folder.glob("round-*.toml")) if folder.is_dir() else []
     if not files:
@@ -238,7 +237,7 @@ def eval_joins(
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON, with every wrong photo."),
 ) -> None:
     """Join each generated photo's true corner labels into cards and count the joining's own errors."""
-    from handfoot.join_eval import evaluate_joins  # noqa: PLC0415
+    from training.eval.joins import evaluate_joins  # noqa: PLC0415
 
     files = sorted(folder.glob("*.json")) if folder.is_dir() else []
     files = [f for f in files if f.name.startswith(("img-", "round-"))][: limit or None]
@@ -261,9 +260,9 @@ def _failures(photo_set, timed, conf: float, sheet: Path | None, limit: int) -> 
     """Counts of failures at the product's confidence, the commonest ones, and the sheet if asked."""
     from collections import Counter  # noqa: PLC0415
 
+    from training.eval.detections import eval_images  # noqa: PLC0415
+    from training.eval.failures import failure_kind, failure_sheet, find_failures, pick_evenly  # noqa: PLC0415
     from vision.annotate import save_image  # noqa: PLC0415
-    from vision.evaluate import eval_images  # noqa: PLC0415
-    from vision.failures import failure_kind, failure_sheet, find_failures, pick_evenly  # noqa: PLC0415
     from vision.imageio import load_image  # noqa: PLC0415
 
     images = eval_images(photo_set, timed)
@@ -365,7 +364,7 @@ def _round_photo_files(folders: list[Path]) -> list[Path]:
 
 def _round_photos(folders: list[Path], detect, store, progress) -> list:
     """(joined cards without the joker grouper, is a photo of hands, true JSON) of every generated round photo."""
-    from handfoot.join_eval import role_of  # noqa: PLC0415
+    from training.eval.joins import role_of  # noqa: PLC0415
     from handfoot.photo_round import LEFTOVER, read_photo  # noqa: PLC0415
 
     out = []

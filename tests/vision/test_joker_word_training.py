@@ -45,7 +45,7 @@ class _WordsAsJs:
     first letter of a joker's word)."""
 
     def __init__(self) -> None:
-        from handfoot.round_eval import LabelOracle
+        from training.eval.rounds import LabelOracle
 
         self.oracle = LabelOracle()
 

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from handfoot.photo_round import LEFTOVER, TABLE, read_photo
-from handfoot.round_eval import DetectionCache
+from training.eval.rounds import DetectionCache
 from vision.detection import Detection, Reading
 from vision.gaps import lines_filled
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from handfoot.photo_round import LEFTOVER, TABLE, join_for
-from handfoot.round_eval import label_detections
+from training.eval.rounds import label_detections
 
 #: Scene kinds (the JSON's "kind", in built frames and round photos alike) read as a table or as hands.
 ROLE_OF_KIND = {"table": TABLE, "leftover": LEFTOVER}
