@@ -12,8 +12,8 @@ from rich.progress import track
 from rich.table import Table
 
 from handfoot.errors import UserError
+from training.cards import LR0, WARMUP_EPOCHS
 from vision.errors import ModelError, VisionError
-from vision.training import LR0, WARMUP_EPOCHS
 
 
 def _progress(label: str):
@@ -43,9 +43,8 @@ def train(
     plots: bool = typer.Option(True, "--plots/--no-plots", help="Draw ultralytics' label and results plots into the run folder."),
 ) -> None:
     """Train the card-corner detector from scratch, offline (CPU, or a GPU when present)."""
-    from vision.training import TrainPlan, export_weights, train as run_training  # noqa: PLC0415
-
-    from handfoot.training_data import training_yaml  # noqa: PLC0415
+    from training.cards import TrainPlan, export_weights, training_yaml  # noqa: PLC0415
+    from training.cards import train as run_training  # noqa: PLC0415
 
     if not resume and data.is_file() and (data.parent / "val" / "images").is_dir():
         data = training_yaml(data.parent, imgsz)
@@ -318,7 +317,8 @@ def train_wilds(
     import time  # noqa: PLC0415
 
     from vision.wild_reader import READERS, load_wild_reader, net_width, save_wild_reader  # noqa: PLC0415
-    from vision.wild_training import example_files, train_wild_net, wild_crops  # noqa: PLC0415
+    from training.reader_net import train_wild_net  # noqa: PLC0415
+    from training.wilds import example_files, wild_crops  # noqa: PLC0415
 
     if reader == "joker-words":
         raise UserError("the joker-word reader learns from the detector's own J boxes: train it with "
@@ -403,7 +403,7 @@ def train_jokers(
     import time  # noqa: PLC0415
 
     from vision.joker_groups import load_joker_grouper, save_joker_grouper  # noqa: PLC0415
-    from vision.joker_training import counts_right, joker_examples, train_joker_net  # noqa: PLC0415
+    from training.jokers import counts_right, joker_examples, train_joker_net  # noqa: PLC0415
 
     missing = [f for f in folders if not f.is_dir()]
     if missing:
@@ -441,7 +441,7 @@ def _round_photos_read(folders: list[Path], detect, store, progress, keep=lambda
     """Each generated round photo of `folders` whose truth (its JSON) `keep` takes (default: traditional and
     Remastered decks) as a RoundPhoto: its pixels, the detector's sure boxes, its truth."""
     from vision.imageio import load_image  # noqa: PLC0415
-    from vision.joker_word_training import RoundPhoto  # noqa: PLC0415
+    from training.joker_words import RoundPhoto  # noqa: PLC0415
 
     for path in progress(_round_photo_files(folders)):
         try:
@@ -467,7 +467,7 @@ def _reader_trained(folders: list[Path], model: Path | None, cache: Path | None,
     import time  # noqa: PLC0415
 
     from vision.wild_reader import net_width  # noqa: PLC0415
-    from vision.wild_training import train_wild_net  # noqa: PLC0415
+    from training.reader_net import train_wild_net  # noqa: PLC0415
 
     started = time.monotonic()
     missing = [f for f in folders if not f.is_dir()]
@@ -500,7 +500,7 @@ def train_joker_words(
 ) -> None:
     """Train the joker-word reader: a small network that tells a jack's J from the J beginning a joker's word,
     on wide crops of the detector's own J boxes (CPU, minutes)."""
-    from vision.joker_word_training import KIND, word_crops  # noqa: PLC0415
+    from training.joker_words import KIND, word_crops  # noqa: PLC0415
     from vision.wild_reader import READERS, save_wild_reader  # noqa: PLC0415
 
     spec = READERS[KIND]
@@ -527,9 +527,9 @@ def train_whole_cards(
     import time  # noqa: PLC0415
 
     from datasets.decks import load_decks  # noqa: PLC0415
-    from vision.whole_card_training import scene_crops  # noqa: PLC0415
+    from training.whole_cards import scene_crops  # noqa: PLC0415
     from vision.whole_cards import DEFAULT_WHOLE_CARD_WEIGHTS, save_whole_card_reader  # noqa: PLC0415
-    from vision.wild_training import train_wild_net  # noqa: PLC0415
+    from training.reader_net import train_wild_net  # noqa: PLC0415
 
     started = time.monotonic()
     try:

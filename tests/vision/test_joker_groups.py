@@ -11,6 +11,7 @@ import torch
 
 from handfoot import photo_round
 from handfoot.photo_round import LEFTOVER, TABLE, join_for
+from training.jokers import counts_right, joker_examples, train_joker_net, true_card_of, true_jokers
 from vision.detection import Card, Detection
 from vision.errors import ModelError
 from vision.joker_groups import (
@@ -25,7 +26,6 @@ from vision.joker_groups import (
     load_joker_grouper,
     save_joker_grouper,
 )
-from vision.joker_training import counts_right, joker_examples, train_joker_net, true_card_of, true_jokers
 
 INDEX = (14.0, 20.0)  # an index box's width and height, px
 CARD = (90.0, 130.0)  # a card's width and height, px

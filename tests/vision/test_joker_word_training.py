@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from round_commands import assert_folders_named, trained_counts
 
+from training.joker_words import JACK_COPIES, JOKER_COPIES, RoundPhoto, true_class_under, word_crops
 from vision.detection import Detection, Reading
 from vision.errors import VisionError
-from vision.joker_word_training import JACK_COPIES, JOKER_COPIES, RoundPhoto, true_class_under, word_crops
 from vision.wild_reader import READERS, load_wild_reader
 
 JACK_CORNER = [20.0, 20.0, 40.0, 60.0]

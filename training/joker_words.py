@@ -18,10 +18,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from training.reader_net import HOLD_OUT_EVERY, WildCrops, jittered_box
 from vision.detection import JOKER, Detection, box_iou, share_inside
 from vision.errors import VisionError
 from vision.wild_reader import READERS, crop_index
-from vision.wild_training import HOLD_OUT_EVERY, WildCrops, jittered_box
 
 KIND = "joker-words"
 JITTER = 0.15  # share of the box: how far a copy's centre and size may stray

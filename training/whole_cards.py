@@ -16,10 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
+from training.reader_net import HOLD_OUT_EVERY, WildCrops, jittered_box
 from vision.detection import Detection
 from vision.errors import VisionError
 from vision.whole_cards import CLASSES, could_be_one_card, diagonal_crop
-from vision.wild_training import HOLD_OUT_EVERY, WildCrops, jittered_box
 
 SCENE_MIX = {"generic": 0.3, "closeup": 0.25, "leftover": 0.25, "table": 0.2}  # scene kinds and their shares
 CHUNK = 50  # scenes a cached chunk holds
