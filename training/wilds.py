@@ -14,14 +14,16 @@ photo: the readers never learn from the real sets.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
 
-from training.reader_net import HOLD_OUT_EVERY, WildCrops, jittered_box
+from training.progress import Progress, Say, silent, unshown
+from training.reader_net import HOLD_OUT_EVERY, WildCrops, jittered_box, train_wild_net
 from vision.errors import VisionError
-from vision.wild_reader import READERS, crop_index
+from vision.wild_reader import READERS, crop_index, load_wild_reader, net_width, save_wild_reader
 
 
 def _frame_number(path: Path) -> int:
@@ -78,3 +80,38 @@ def wild_crops(builds: Iterable[Path], jittered: int = 2, seed: int = 0,
         raise VisionError(f"the frames hold no corners of {', '.join(classes)} in {' or '.join(families)} scenes "
                           f"(build with {' or '.join(families)} scenes)")
     return WildCrops(np.stack(crops), np.array(labels, dtype=np.int64), np.array(held, dtype=bool), classes)
+
+
+def rebuild(builds: list[Path], reader: str = "wilds", out: Path | None = None, epochs: int = 20, jittered: int = 2,
+            seed: int = 0, width: int | None = None, start: Path | None = None, lr: float = 3e-3,
+            grey: float | None = None, progress: Progress = unshown, say: Say = silent) -> Path:
+    """Train the index reader `reader` (`handfoot train-wilds --reader`: wilds, foot-wilds or ranks) on the frames
+    of `builds` and write it to `out` (default: the reader's shipped file); `width` and `grey` default to the
+    shipped reader's, and a `start` file's net is trained on (its width kept) instead of a fresh one."""
+    if reader == "joker-words":
+        raise VisionError("the joker-word reader learns from the detector's own J boxes: train it with "
+                          "`handfoot train-joker-words`")
+    if reader not in READERS:
+        raise VisionError(f"unknown --reader {reader!r}: choose one of {', '.join(k for k in READERS if k != 'joker-words')}")
+    out = out if out is not None else READERS[reader].weights
+    first = load_wild_reader(start, reader).net if start is not None else None
+    width = width if width is not None else READERS[reader].width  # a --start net keeps its own (train_wild_net)
+    grey = READERS[reader].grey if grey is None else grey
+    missing = [b for b in builds if not example_files([b])]
+    if missing:
+        raise VisionError(f"{missing[0]} has neither a frames/ folder nor round photos (make one with `handfoot dataset "
+                          "build` or `handfoot dataset rounds`)")
+    started = time.monotonic()
+    data = wild_crops(builds, jittered, seed, progress("cropping index corners"), reader=reader)
+    counts = ", ".join(f"{n} {cls}" for cls, n in data.counts().items())
+    say(f"{len(data)} crops ({counts}), {int(data.held_out.sum())} held out")
+    net, curve = train_wild_net(data, epochs, lr=lr, seed=seed, progress=progress("training"), width=width,
+                                start=first, grey=grey,
+                                on_epoch=lambda e, acc: say(f"epoch {e + 1}: held-out accuracy {acc:.4f}"))
+    facts = {"builds": [str(b) for b in builds], "reader": reader, "crops": len(data),
+             "held_out": int(data.held_out.sum()), "epochs": epochs, "jittered": jittered, "seed": seed, "width": net_width(net),
+             "start": str(start) if start is not None else None, "lr": lr, "grey": grey,
+             "held_out_accuracy": [round(a, 4) for a in curve], "minutes": round((time.monotonic() - started) / 60, 1)}
+    path = save_wild_reader(net, out, facts, data.classes)
+    say(f"wrote {path} (held-out accuracy {curve[-1]:.4f})")
+    return path
