@@ -364,8 +364,8 @@ def test_a_shipped_reader_names_generated_corners_of_its_classes(kind, request):
     frames, floor = SHIPPED_FLOORS[kind]
     if not READERS[kind].weights.is_file():
         pytest.skip(f"{READERS[kind].weights.name} not present")
-    from vision.wild_reader import as_batch
     from training.wilds import wild_crops
+    from vision.wild_reader import as_batch
 
     data = wild_crops([request.getfixturevalue(frames)], jittered=0, reader=kind)
     reader = load_wild_reader(kind=kind)
@@ -379,9 +379,9 @@ def test_the_shipped_wild_reader_names_generated_wilds_photographed_in_grey(rema
     """A Remastered wild prints its value, so a grey photo (a webcam's night mode) must not fool the reader."""
     if not READERS["wilds"].weights.is_file():
         pytest.skip("models/wilds.pt not present")
-    from vision.wild_reader import as_batch
     from training.reader_net import greyed
     from training.wilds import wild_crops
+    from vision.wild_reader import as_batch
 
     data = wild_crops([remastered_frames], jittered=0, reader="wilds")
     grey = greyed(data.crops, np.random.default_rng(0), 1.0)
