@@ -7,5 +7,5 @@ writes its file (`handfoot train*` calls it): `cards` (models/cards.pt, with
 the small readers share, `eval/` the metrics and the evaluation sets.
 `vision/` and `scoring/` never import this package
 (tests/test_import_contract.py), and progress goes through plain callables
-passed in (`training.progress`): nothing here prints.
+passed in (`training.progress`): the recipes print nothing themselves.
 """
