@@ -1,15 +1,10 @@
-"""scripts/corner_confusions.py: each design's true corners against the cached detections."""
+"""training/eval/corner_confusions.py: each design's true corners against the cached detections."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "corner_confusions.py"
-spec = importlib.util.spec_from_file_location("corner_confusions", SCRIPT)
-corner_confusions = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(corner_confusions)
+from training.eval import corner_confusions
 
 
 def test_a_missed_and_a_misread_corner_are_counted_under_their_design(tmp_path):

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from handfoot.round_eval import DetectionCache, evaluate_rounds
 from handfoot.roundfile import load_round
+from training.eval.rounds import DetectionCache, evaluate_rounds
 from vision.detection import Detection
 
 

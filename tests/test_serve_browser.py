@@ -36,7 +36,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="needs playwright (
 HANDFOOT = Path(sys.executable).parent / "handfoot"
 PHONE = {"width": 390, "height": 844}
 #: The commands' environment: offline, and ultralytics quiet even where an earlier test in this process
-#: (vision/training.py) turned it verbose, which would print its model-loading line into `score --json`.
+#: (training/cards.py) turned it verbose, which would print its model-loading line into `score --json`.
 ENV = dict(os.environ, YOLO_OFFLINE="1", YOLO_VERBOSE="False")
 #: Card values under remastered-singles (DESIGN.md: 4-7: 5, 8-K: 10, A: 20; a black 3 left in hand -100).
 LEFT_IN_HAND = {"Q": 10, "10": 10, "A": 20, "3B": 100}

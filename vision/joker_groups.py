@@ -11,7 +11,7 @@ the commonest wrong card count left on the generated round photos.
 
 This module looks at every pair of joker boxes the joining left in a photo and
 lets a small network, trained on round photos whose JSON tells which card each
-box lies on (`vision/joker_training.py`, `handfoot train-jokers`), say how
+box lies on (`training/jokers.py`, `handfoot train-jokers`), say how
 likely the two are marks of one card. The boxes the joining took for cards'
 corners are then grouped afresh: from one box a group, the two groups with the
 highest mean odds join while that mean stays above the threshold (average

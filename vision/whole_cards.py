@@ -19,7 +19,7 @@ surest corner's class; two different wilds are never one card (a Remastered
 20 or 50 cannot be told from the pair).
 
 It learns from generated scenes whose every card is known
-(`vision/whole_card_training.py`, `handfoot train-whole-cards`).
+(`training/whole_cards.py`, `handfoot train-whole-cards`).
 """
 
 from __future__ import annotations

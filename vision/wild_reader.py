@@ -6,7 +6,7 @@ names the two alike and often wrongly: a 50 read as a 20 was the commonest
 misread on the held-out rounds (models/README.md, "Wilds"). This module crops
 every box the detector called one of a reader's classes from the photo at full
 resolution, squares it, and lets a small network trained on nothing but these
-crops (`vision/wild_training.py`, `handfoot train-wilds`) name it.
+crops (`training/wilds.py`, `handfoot train-wilds`) name it.
 
 Four readers ship (`READERS`): the Remastered one (`models/wilds.pt`: a 20
 or a 50) for the standard family; the Bare Foot one (`models/foot-wilds.pt`:
@@ -21,7 +21,7 @@ sure (`min_odds`; `unsure_odds` where the detector was unsure, under
 of hands (`within_odds`; elsewhere the ink names that); and the joker-word
 reader (`models/joker-words.pt`: a J or a joker), which reads a crop three
 times a J box wide and is used by `vision/joker_words.py`'s `word_jokers`
-(it learns from the detector's own J boxes, `vision/joker_word_training.py`).
+(it learns from the detector's own J boxes, `training/joker_words.py`).
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ WILD_VIEWS = (0.92, 1.0, 1.12)
 NO_TURNS = (0.0,)
 WILD_TURNS = (0.0, 30.0, -30.0)
 # The wild readers learn from a share of each training batch shown without colour (each crop's channels replaced
-# by their mean; `vision.wild_training.greyed`), beside the generator's own grey photos (one in twelve). Readers
+# by their mean; `training.reader_net.greyed`), beside the generator's own grey photos (one in twelve). Readers
 # that learnt the two values' inks rather than their print misread grey photos: on the held-out rounds' true
 # boxes the wild readers trained without it named 12 of 69 wilds in grey photos wrongly, against 2 of 1,450 in
 # colour ones; trained with it (sixty-sixth session, the same builds and seed), the Remastered reader names all

@@ -17,7 +17,7 @@ SCENE_FAMILY_WEIGHTS: dict[str, float] = {"traditional": 0.5, "remastered": 0.3,
 
 # With `dataset build --hard-designs`, training scenes draw these deck designs more often than
 # the others (weight 1). They are the designs whose corners leg 24 missed or misread most on the
-# dev12 rounds (`scripts/corner_confusions.py`; models/README.md, "Legs 25 and 26"): star-cornered jokers
+# dev12 rounds (`training/eval/corner_confusions.py`; models/README.md, "Legs 25 and 26"): star-cornered jokers
 # (aguilar, orell, gnomangelo, plastic, bellot), tango-nuevo's whole-word joker, neoclassical 7s
 # read as 2s, Remastered 50s read as 20s and Bare Foot clothing read as wilds. Ornamental came
 # from a count on the held-out rounds (its aces), not dev12, where 99 % of its corners read right.

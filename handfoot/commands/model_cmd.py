@@ -1,8 +1,12 @@
-"""`handfoot train` and `handfoot eval`: the card detector's training and measurement."""
+"""`handfoot train*` and `handfoot eval*`: the options of the networks' training and measurement.
+
+The recipes and measurements live in `training/`; these commands read the
+options, pass a progress bar and `typer.echo` in as the recipes' callbacks,
+and turn their errors into messages.
+"""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 
@@ -12,8 +16,8 @@ from rich.progress import track
 from rich.table import Table
 
 from handfoot.errors import UserError
-from vision.errors import ModelError, VisionError
-from vision.training import LR0, WARMUP_EPOCHS
+from training.cards import LR0, WARMUP_EPOCHS
+from vision.errors import VisionError
 
 
 def _progress(label: str):
@@ -43,17 +47,13 @@ def train(
     plots: bool = typer.Option(True, "--plots/--no-plots", help="Draw ultralytics' label and results plots into the run folder."),
 ) -> None:
     """Train the card-corner detector from scratch, offline (CPU, or a GPU when present)."""
-    from vision.training import TrainPlan, export_weights, train as run_training  # noqa: PLC0415
+    from training.cards import TrainPlan, export_weights, rebuild  # noqa: PLC0415
 
-    from handfoot.training_data import training_yaml  # noqa: PLC0415
-
-    if not resume and data.is_file() and (data.parent / "val" / "images").is_dir():
-        data = training_yaml(data.parent, imgsz)
     plan = TrainPlan(data=data, model=model, epochs=epochs, imgsz=imgsz, batch=batch, workers=workers, device=device,
                      project=project, name=name, fraction=fraction, time_hours=hours,
                      lr0=lr0, warmup_epochs=warmup_epochs, plots=plots, freeze=freeze)
     try:
-        best = run_training(plan, resume=resume)
+        best = rebuild(plan, resume=resume)
     except VisionError as exc:
         raise UserError(str(exc)) from exc
     typer.echo(f"best weights: {best}")
@@ -90,9 +90,9 @@ def evaluate(
         raise UserError("--cache needs --cards")
     if failures is not None and (voc is not None or failures.suffix.lower() not in (".jpg", ".jpeg", ".png")):
         raise UserError("--failures needs --data and a .jpg or .png file name")
+    from training.eval.detections import count_report, detection_report, run_detector  # noqa: PLC0415
+    from training.eval.sets import load_voc_set, load_yolo_set  # noqa: PLC0415
     from vision.detector import InferenceConfig, load_detector  # noqa: PLC0415
-    from vision.evalsets import load_voc_set, load_yolo_set  # noqa: PLC0415
-    from vision.evaluate import count_report, detection_report, run_detector  # noqa: PLC0415
 
     try:
         product = InferenceConfig() if turned else InferenceConfig().once()
@@ -129,9 +129,9 @@ def evaluate(
 
 def _evaluate_cards(source: Path, yolo: bool, split: str | None, model: Path | None, conf: float | None, limit: int,
                     cache: Path | None, turned: bool, as_json: bool) -> None:
-    """`eval --cards`: exact cards per photo, read as leftover photos (`handfoot.card_eval`)."""
-    from handfoot.card_eval import evaluate_cards  # noqa: PLC0415
-    from vision.evalsets import load_voc_set, load_yolo_set  # noqa: PLC0415
+    """`eval --cards`: exact cards per photo, read as leftover photos (`training.eval.card_counts`)."""
+    from training.eval.card_counts import evaluate_cards  # noqa: PLC0415
+    from training.eval.sets import load_voc_set, load_yolo_set  # noqa: PLC0415
 
     try:
         photo_set = load_yolo_set(source, split) if yolo else load_voc_set(source)
@@ -170,10 +170,9 @@ class _NamedAgain:
 
 def _detector(model: Path | None, conf: float | None, cache: Path | None, turned: bool = True):
     """(a factory of the detector's detect function, a DetectionCache in `cache` or None)."""
+    from training.eval.rounds import DetectionCache  # noqa: PLC0415
     from vision.detector import DEFAULT_WEIGHTS, InferenceConfig, load_detector  # noqa: PLC0415
     from vision.fast_backend import is_openvino_folder, wanted_backend, weights_digest  # noqa: PLC0415
-
-    from handfoot.round_eval import DetectionCache  # noqa: PLC0415
 
     config = InferenceConfig() if turned else InferenceConfig().once()
     if conf is not None:
@@ -209,7 +208,7 @@ def eval_rounds(
     turned: bool = typer.Option(True, "--turned/--no-turned", help=_TURNED_HELP),
 ) -> None:
     """Score generated rounds from their photos and compare with their true cards."""
-    from handfoot.round_eval import evaluate_rounds  # noqa: PLC0415
+    from training.eval.rounds import evaluate_rounds  # noqa: PLC0415
 
     files = sorted(folder.glob("round-*.toml")) if folder.is_dir() else []
     if not files:
@@ -238,7 +237,7 @@ def eval_joins(
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON, with every wrong photo."),
 ) -> None:
     """Join each generated photo's true corner labels into cards and count the joining's own errors."""
-    from handfoot.join_eval import evaluate_joins  # noqa: PLC0415
+    from training.eval.joins import evaluate_joins  # noqa: PLC0415
 
     files = sorted(folder.glob("*.json")) if folder.is_dir() else []
     files = [f for f in files if f.name.startswith(("img-", "round-"))][: limit or None]
@@ -261,9 +260,9 @@ def _failures(photo_set, timed, conf: float, sheet: Path | None, limit: int) -> 
     """Counts of failures at the product's confidence, the commonest ones, and the sheet if asked."""
     from collections import Counter  # noqa: PLC0415
 
+    from training.eval.detections import eval_images  # noqa: PLC0415
+    from training.eval.failures import failure_kind, failure_sheet, find_failures, pick_evenly  # noqa: PLC0415
     from vision.annotate import save_image  # noqa: PLC0415
-    from vision.evaluate import eval_images  # noqa: PLC0415
-    from vision.failures import failure_kind, failure_sheet, find_failures, pick_evenly  # noqa: PLC0415
     from vision.imageio import load_image  # noqa: PLC0415
 
     images = eval_images(photo_set, timed)
@@ -316,74 +315,20 @@ def train_wilds(
     """Train a second-look reader: a small network that names an index box from its crop (Remastered
     wilds 20 or 50; Bare Foot wilds, socks and shoes; or the ranks of traditional and Remastered
     naturals) (CPU, minutes)."""
-    import time  # noqa: PLC0415
+    from training.wilds import rebuild  # noqa: PLC0415
 
-    from vision.wild_reader import READERS, load_wild_reader, net_width, save_wild_reader  # noqa: PLC0415
-    from vision.wild_training import example_files, train_wild_net, wild_crops  # noqa: PLC0415
-
-    if reader == "joker-words":
-        raise UserError("the joker-word reader learns from the detector's own J boxes: train it with "
-                        "`handfoot train-joker-words`")
-    if reader not in READERS:
-        raise UserError(f"unknown --reader {reader!r}: choose one of {', '.join(k for k in READERS if k != 'joker-words')}")
-    out = out if out is not None else READERS[reader].weights
     try:
-        first = load_wild_reader(start, reader).net if start is not None else None
-    except ModelError as exc:
-        raise UserError(str(exc)) from exc
-    width = width if width is not None else READERS[reader].width  # a --start net keeps its own (train_wild_net)
-    grey = READERS[reader].grey if grey is None else grey
-    missing = [b for b in builds if not example_files([b])]
-    if missing:
-        raise UserError(f"{missing[0]} has neither a frames/ folder nor round photos (make one with `handfoot dataset "
-                        "build` or `handfoot dataset rounds`)")
-    started = time.monotonic()
-    try:
-        data = wild_crops(builds, jittered, seed, _progress("cropping index corners"), reader=reader)
-        counts = ", ".join(f"{n} {cls}" for cls, n in data.counts().items())
-        typer.echo(f"{len(data)} crops ({counts}), {int(data.held_out.sum())} held out")
-        net, curve = train_wild_net(data, epochs, lr=lr, seed=seed, progress=_progress("training"), width=width,
-                                    start=first, grey=grey,
-                                    on_epoch=lambda e, acc: typer.echo(f"epoch {e + 1}: held-out accuracy {acc:.4f}"))
+        rebuild(builds, reader=reader, out=out, epochs=epochs, jittered=jittered, seed=seed, width=width, start=start, lr=lr,
+                grey=grey, progress=_progress, say=typer.echo)
     except VisionError as exc:
         raise UserError(str(exc)) from exc
-    facts = {"builds": [str(b) for b in builds], "reader": reader, "crops": len(data),
-             "held_out": int(data.held_out.sum()), "epochs": epochs, "jittered": jittered, "seed": seed, "width": net_width(net),
-             "start": str(start) if start is not None else None, "lr": lr, "grey": grey,
-             "held_out_accuracy": [round(a, 4) for a in curve], "minutes": round((time.monotonic() - started) / 60, 1)}
-    typer.echo(f"wrote {save_wild_reader(net, out, facts, data.classes)} (held-out accuracy {curve[-1]:.4f})")
 
 
-def _round_photo_files(folders: list[Path]) -> list[Path]:
-    """The JSON of every generated round photo (round-*-*.json beside its .jpg) in `folders`; none is an error."""
-    paths = [p for f in folders for p in sorted(f.glob("round-*-*.json")) if p.with_suffix(".jpg").is_file()]
-    if not paths:
-        raise UserError(f"no round photos (round-*-*.jpg with their JSON) in {', '.join(map(str, folders))} "
-                        "(make some with `handfoot dataset rounds`)")
-    return paths
-
-
-def _round_photos(folders: list[Path], detect, store, progress) -> list:
-    """(joined cards without the joker grouper, is a photo of hands, true JSON) of every generated round photo."""
-    from handfoot.join_eval import role_of  # noqa: PLC0415
-    from handfoot.photo_round import read_photo  # noqa: PLC0415
-    from vision.pipe import LEFTOVER  # noqa: PLC0415
-
-    out = []
-    for path in progress(_round_photo_files(folders)):
-        try:
-            truth = json.loads(path.read_text())
-            role = role_of(truth)
-            family = "barefoot" if truth.get("family") == "barefoot" else "standard"
-        except (ValueError, AttributeError) as exc:
-            raise UserError(f"{path}: not a photo JSON that `handfoot dataset rounds` wrote ({exc})") from exc
-        if role is None or "cards" not in truth:
-            continue
-        if store is not None:
-            store.seen(path.with_suffix(".jpg"))
-        photo = read_photo(path.with_suffix(".jpg"), role, "", detect, family, wilds=True, jokers=False)
-        out.append((photo.cards, role == LEFTOVER, truth))
-    return out
+def _detection(model: Path | None, cache: Path | None):
+    """What the recipes that learn from the detector's boxes on round photos read with: (the detect function of
+    --model, the path callback of its --cache or None); built when a recipe asks, once its folders are checked."""
+    factory, store = _detector(model, None, cache)
+    return (store.detect, store.seen) if store is not None else (factory(), None)
 
 
 # Options of the commands that train on the detector's boxes of generated round photos (one object serves each).
@@ -402,94 +347,13 @@ def train_jokers(
     beside: Path = typer.Option(None, "--beside", help="A joker grouper file to keep beside the new network: the file written holds both, and their odds are averaged (models/jokers.pt was made so, beside the grouper trained on leg 22's boxes)."),
 ) -> None:
     """Train the joker grouper: a small network that tells which joker boxes lie on one joker (CPU, minutes)."""
-    import time  # noqa: PLC0415
+    from training.jokers import rebuild  # noqa: PLC0415
 
-    from vision.joker_groups import load_joker_grouper, save_joker_grouper  # noqa: PLC0415
-    from vision.joker_training import counts_right, joker_examples, train_joker_net  # noqa: PLC0415
-
-    missing = [f for f in folders if not f.is_dir()]
-    if missing:
-        raise UserError(f"{missing[0]} is not a folder (make round photos with `handfoot dataset rounds`)")
     try:
-        kept = [load_joker_grouper(beside)] if beside is not None else []
-    except ModelError as exc:
-        raise UserError(str(exc)) from exc
-    started = time.monotonic()
-    factory, store = _detector(model, None, cache)
-    detect = store.detect if store is not None else factory()
-    examples = joker_examples(_round_photos(folders, detect, store, _progress("detecting and joining")))
-    typer.echo(f"{len(examples)} pairs of joker boxes ({int(examples.same.sum())} on one joker) from "
-               f"{len(examples.photos)} photos with jokers, {int(examples.held_out.sum())} pairs held out")
-    try:
-        grouper, accuracy = train_joker_net(examples, epochs, seed=seed, progress=_progress("training"))
+        rebuild(folders, lambda: _detection(model, cache), out=out, epochs=epochs, seed=seed, beside=beside,
+                progress=_progress, say=typer.echo)
     except VisionError as exc:
         raise UserError(str(exc)) from exc
-    photos, joining, grouped = counts_right(examples, grouper.odds(examples.features))
-    typer.echo(f"held out: pairs right {accuracy:.4f}; joker count right on {grouped} of {photos} photos "
-               f"(the joining alone: {joining})")
-    if kept:
-        joint = dataclasses.replace(grouper, beside=tuple(kept))
-        both = counts_right(examples, joint.odds(examples.features))[2]
-        typer.echo(f"with {beside} beside it: joker count right on {both} of {photos} photos")
-    facts = {"folders": [str(f) for f in folders], "pairs": len(examples), "photos": len(examples.photos),
-             "held_out_pairs": int(examples.held_out.sum()), "epochs": epochs, "seed": seed,
-             "held_out_pair_accuracy": round(accuracy, 4),
-             "held_out_photos": {"photos": photos, "joining_right": joining, "grouped_right": grouped},
-             "minutes": round((time.monotonic() - started) / 60, 1)}
-    typer.echo(f"wrote {save_joker_grouper(grouper.net, grouper.mean, grouper.scale, out, facts, kept)}")
-
-
-def _round_photos_read(folders: list[Path], detect, store, progress, keep=lambda truth: truth.get("family") != "barefoot"):
-    """Each generated round photo of `folders` whose truth (its JSON) `keep` takes (default: traditional and
-    Remastered decks) as a RoundPhoto: its pixels, the detector's sure boxes, its truth."""
-    from vision.imageio import load_image  # noqa: PLC0415
-    from vision.joker_word_training import RoundPhoto  # noqa: PLC0415
-
-    for path in progress(_round_photo_files(folders)):
-        try:
-            truth = json.loads(path.read_text())
-            number = int(path.stem.split("-")[1])
-        except (ValueError, IndexError) as exc:
-            raise UserError(f"{path}: not a photo JSON that `handfoot dataset rounds` wrote ({exc})") from exc
-        if not isinstance(truth, dict) or not keep(truth):
-            continue
-        image = load_image(path.with_suffix(".jpg"))
-        if store is not None:
-            store.seen(path.with_suffix(".jpg"))
-        found = detect(image)
-        yield RoundPhoto(image, list(getattr(found, "sure", found)), truth, number)
-
-
-def _reader_trained(folders: list[Path], model: Path | None, cache: Path | None, epochs: int, seed: int, label: str,
-                    crops_of, keep=None, width: int = 1):
-    """Shared by the readers that learn from the detector's boxes on generated round photos: the folders
-    checked, each photo `keep` takes (by its truth; default: `_round_photos_read`'s) detected (or read from
-    `cache`), `crops_of(photos, seed)` cut, and a `wild_net` of `width` trained on them; returns (the net,
-    its crops, and facts of the run: its data, epochs, seed, held-out accuracy after each epoch, minutes)."""
-    import time  # noqa: PLC0415
-
-    from vision.wild_reader import net_width  # noqa: PLC0415
-    from vision.wild_training import train_wild_net  # noqa: PLC0415
-
-    started = time.monotonic()
-    missing = [f for f in folders if not f.is_dir()]
-    if missing:
-        raise UserError(f"{missing[0]} is not a folder (make round photos with `handfoot dataset rounds`)")
-    factory, store = _detector(model, None, cache)
-    detect = store.detect if store is not None else factory()
-    chosen = {} if keep is None else {"keep": keep}
-    try:
-        data = crops_of(_round_photos_read(folders, detect, store, _progress(label), **chosen), seed)
-        counts = ", ".join(f"{n} {cls}" for cls, n in data.counts().items())
-        typer.echo(f"{len(data)} crops ({counts}), {int(data.held_out.sum())} held out")
-        net, curve = train_wild_net(data, epochs, seed=seed, progress=_progress("training"), width=width,
-                                    on_epoch=lambda e, acc: typer.echo(f"epoch {e + 1}: held-out accuracy {acc:.4f}"))
-    except VisionError as exc:
-        raise UserError(str(exc)) from exc
-    facts = {"folders": [str(f) for f in folders], "crops": len(data), "counts": data.counts(),
-             "held_out": int(data.held_out.sum()), "epochs": epochs, "seed": seed, "width": net_width(net),
-             "held_out_accuracy": [round(a, 4) for a in curve], "minutes": round((time.monotonic() - started) / 60, 1)}
-    return net, data, facts
 
 
 def train_joker_words(
@@ -502,15 +366,13 @@ def train_joker_words(
 ) -> None:
     """Train the joker-word reader: a small network that tells a jack's J from the J beginning a joker's word,
     on wide crops of the detector's own J boxes (CPU, minutes)."""
-    from vision.joker_word_training import KIND, word_crops  # noqa: PLC0415
-    from vision.wild_reader import READERS, save_wild_reader  # noqa: PLC0415
+    from training.joker_words import rebuild  # noqa: PLC0415
 
-    spec = READERS[KIND]
-    net, data, facts = _reader_trained(folders, model, cache, epochs, seed, "detecting J boxes", word_crops,
-                                       width=spec.width)
-    path = save_wild_reader(net, out if out is not None else spec.weights, {"reader": KIND, **facts}, data.classes,
-                            spec.size, spec.margin)
-    typer.echo(f"wrote {path} (held-out accuracy {facts['held_out_accuracy'][-1]:.4f})")
+    try:
+        rebuild(folders, lambda: _detection(model, cache), out=out, epochs=epochs, seed=seed, progress=_progress,
+                say=typer.echo)
+    except VisionError as exc:
+        raise UserError(str(exc)) from exc
 
 
 def train_whole_cards(
@@ -526,27 +388,13 @@ def train_whole_cards(
     """Train the whole-card reader, which tells from the pixels between two corner boxes whether they are one
     card's, on generated scenes whose cards are known (the defaults rebuild models/whole-cards.pt: on this
     2-core CPU the scenes render in about a quarter of an hour and the network trains in about 6 minutes)."""
-    import time  # noqa: PLC0415
+    from training.whole_cards import rebuild  # noqa: PLC0415
 
-    from datasets.decks import load_decks  # noqa: PLC0415
-    from vision.whole_card_training import scene_crops  # noqa: PLC0415
-    from vision.whole_cards import DEFAULT_WHOLE_CARD_WEIGHTS, save_whole_card_reader  # noqa: PLC0415
-    from vision.wild_training import train_wild_net  # noqa: PLC0415
-
-    started = time.monotonic()
     try:
-        data = scene_crops(lambda: load_decks(decks_cache), scenes, seed, cache, _progress("rendering scenes"), stretch)
-        counts = ", ".join(f"{n} {cls}" for cls, n in data.counts().items())
-        typer.echo(f"{len(data)} crops ({counts}), {int(data.held_out.sum())} held out")
-        net, curve = train_wild_net(data, epochs, seed=seed, width=width, progress=_progress("training"),
-                                    on_epoch=lambda e, acc: typer.echo(f"epoch {e + 1}: held-out accuracy {acc:.4f}"))
+        rebuild(scenes=scenes, cache=cache, out=out, epochs=epochs, width=width, seed=seed, decks_cache=decks_cache,
+                stretch=stretch, progress=_progress, say=typer.echo)
     except VisionError as exc:
         raise UserError(str(exc)) from exc
-    facts = {"scenes": scenes, "seed": seed, "stretch": stretch, "crops": len(data), "counts": data.counts(),
-             "held_out": int(data.held_out.sum()), "epochs": epochs, "width": width,
-             "held_out_accuracy": [round(a, 4) for a in curve], "minutes": round((time.monotonic() - started) / 60, 1)}
-    path = save_whole_card_reader(net, out if out is not None else DEFAULT_WHOLE_CARD_WEIGHTS, facts)
-    typer.echo(f"wrote {path} (held-out accuracy {curve[-1]:.4f})")
 
 
 def register(app: typer.Typer) -> None:

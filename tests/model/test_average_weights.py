@@ -1,17 +1,11 @@
-"""scripts/average_weights.py: two checkpoints of one architecture averaged weight by weight."""
+"""training/average_weights.py: two checkpoints of one architecture averaged weight by weight."""
 
 from __future__ import annotations
-
-import importlib.util
-from pathlib import Path
 
 import pytest
 import torch
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "average_weights.py"
-spec = importlib.util.spec_from_file_location("average_weights", SCRIPT)
-average_weights = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(average_weights)
+from training import average_weights
 
 
 def _checkpoint(fill: float, width: int = 3) -> dict:

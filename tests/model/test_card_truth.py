@@ -3,7 +3,7 @@
 from collections import Counter
 from pathlib import Path
 
-from vision.evalsets import load_yolo_set
+from training.eval.sets import load_yolo_set
 
 
 def _one_photo_set(tmp_path: Path, rows: list[str]) -> Path:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.failures import BOXED, MISSED, failure_kind, failure_sheet, find_failures, pick_evenly
-from vision.metrics import ImageEval
+from training.eval.failures import BOXED, MISSED, failure_kind, failure_sheet, find_failures, pick_evenly
+from training.eval.metrics import ImageEval
 
 BOX_A = (10.0, 10.0, 30.0, 40.0)
 BOX_B = (100.0, 100.0, 120.0, 130.0)

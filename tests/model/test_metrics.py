@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from vision.metrics import ImageEval, average_precision, evaluate_counts, evaluate_detections
+from training.eval.metrics import ImageEval, average_precision, evaluate_counts, evaluate_detections
 
 import numpy as np
 

@@ -34,7 +34,7 @@ FLOORS = {
     "closeup-phone": 0.63,
 }
 # The share of labelled corners missed or misread at the product's threshold: a detection of the right
-# class boxed tighter than its label counts as found (vision/failures.py). Measured in the forty-third
+# class boxed tighter than its label counts as found (training/eval/failures.py). Measured in the forty-third
 # session: table-webcam 31 of 515 (0.060, four readings), closeup-phone 81 of 926 (0.087, read once;
 # 66, 0.071, with four readings), where mAP50 counts 116 more right detections as misses.
 WRONG_CEILINGS = {

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from handfoot.cli import main
-from vision import training
+from training import cards as training
 
 
 class RecordingYOLO:

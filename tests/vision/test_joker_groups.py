@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import torch
 
+from training.jokers import counts_right, joker_examples, train_joker_net, true_card_of, true_jokers
 from vision import pipe
 from vision.detection import Card, Detection
 from vision.errors import ModelError
@@ -24,7 +25,6 @@ from vision.joker_groups import (
     load_joker_grouper,
     save_joker_grouper,
 )
-from vision.joker_training import counts_right, joker_examples, train_joker_net, true_card_of, true_jokers
 from vision.pipe import LEFTOVER, TABLE, join_for
 
 INDEX = (14.0, 20.0)  # an index box's width and height, px
@@ -272,7 +272,7 @@ def test_the_shipped_grouper_counts_jokers_right_on_more_photos_than_the_joining
 def test_train_jokers_writes_a_grouper_that_loads(simple_rounds, tmp_path, monkeypatch, capsys):
     from handfoot.cli import main
     from handfoot.commands import model_cmd
-    from handfoot.round_eval import LabelOracle
+    from training.eval.rounds import LabelOracle
 
     # the true corner boxes stand in for the detector (they box every mark of a joker, as the detector does)
     monkeypatch.setattr(model_cmd, "_detector", lambda model, conf, cache: (None, LabelOracle()))
@@ -288,7 +288,7 @@ def test_train_jokers_writes_a_grouper_that_loads(simple_rounds, tmp_path, monke
 def test_train_jokers_beside_a_grouper_writes_both(simple_rounds, tmp_path, monkeypatch, capsys):
     from handfoot.cli import main
     from handfoot.commands import model_cmd
-    from handfoot.round_eval import LabelOracle
+    from training.eval.rounds import LabelOracle
 
     monkeypatch.setattr(model_cmd, "_detector", lambda model, conf, cache: (None, LabelOracle()))
     first, both = tmp_path / "first.pt", tmp_path / "both.pt"

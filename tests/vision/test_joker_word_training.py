@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from round_commands import assert_folders_named, trained_counts
 
+from training.joker_words import JACK_COPIES, JOKER_COPIES, RoundPhoto, true_class_under, word_crops
 from vision.detection import Detection, Reading
 from vision.errors import VisionError
-from vision.joker_word_training import JACK_COPIES, JOKER_COPIES, RoundPhoto, true_class_under, word_crops
 from vision.wild_reader import READERS, load_wild_reader
 
 JACK_CORNER = [20.0, 20.0, 40.0, 60.0]
@@ -45,7 +45,7 @@ class _WordsAsJs:
     first letter of a joker's word)."""
 
     def __init__(self) -> None:
-        from handfoot.round_eval import LabelOracle
+        from training.eval.rounds import LabelOracle
 
         self.oracle = LabelOracle()
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from handfoot.round_eval import DetectionCache
+from training.eval.rounds import DetectionCache
 from vision.detection import Detection, Reading
 from vision.gaps import lines_filled
 from vision.pipe import LEFTOVER, TABLE, Settings, read

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 
-from vision.whole_card_training import ONE_COPIES, scene_pair_crops
+from training.whole_cards import ONE_COPIES, scene_pair_crops
 from vision.whole_cards import CROP_SIZE, load_whole_card_reader
 
 TOP, BOTTOM, NEXT = (100.0, 100.0, 120.0, 134.0), (180.0, 220.0, 200.0, 254.0), (260.0, 340.0, 280.0, 374.0)

@@ -364,8 +364,8 @@ def test_a_shipped_reader_names_generated_corners_of_its_classes(kind, request):
     frames, floor = SHIPPED_FLOORS[kind]
     if not READERS[kind].weights.is_file():
         pytest.skip(f"{READERS[kind].weights.name} not present")
+    from training.wilds import wild_crops
     from vision.wild_reader import as_batch
-    from vision.wild_training import wild_crops
 
     data = wild_crops([request.getfixturevalue(frames)], jittered=0, reader=kind)
     reader = load_wild_reader(kind=kind)
@@ -379,8 +379,9 @@ def test_the_shipped_wild_reader_names_generated_wilds_photographed_in_grey(rema
     """A Remastered wild prints its value, so a grey photo (a webcam's night mode) must not fool the reader."""
     if not READERS["wilds"].weights.is_file():
         pytest.skip("models/wilds.pt not present")
+    from training.reader_net import greyed
+    from training.wilds import wild_crops
     from vision.wild_reader import as_batch
-    from vision.wild_training import greyed, wild_crops
 
     data = wild_crops([remastered_frames], jittered=0, reader="wilds")
     grey = greyed(data.crops, np.random.default_rng(0), 1.0)
@@ -390,7 +391,7 @@ def test_the_shipped_wild_reader_names_generated_wilds_photographed_in_grey(rema
 
 
 def test_greyed_turns_about_its_share_of_crops_grey_and_leaves_the_rest():
-    from vision.wild_training import greyed
+    from training.reader_net import greyed
 
     crops = np.random.default_rng(1).integers(0, 256, (400, 8, 8, 3), dtype=np.uint8)
     assert greyed(crops, np.random.default_rng(0), 0.0) is crops
@@ -411,7 +412,7 @@ SHIPPED_RANK_SURE_FLOOR, SHIPPED_RANK_RIGHT_FLOOR = 0.8, 0.97
 def test_the_shipped_rank_reader_names_generated_ranks_right_where_it_is_sure(remastered_frames):
     if not READERS["ranks"].weights.is_file():
         pytest.skip("models/ranks.pt not present")
-    from vision.wild_training import wild_crops
+    from training.wilds import wild_crops
 
     data = wild_crops([remastered_frames], jittered=0, reader="ranks")
     reader = load_wild_reader(kind="ranks")
@@ -443,7 +444,7 @@ def test_round_photos_give_the_same_crops_as_frames_and_hold_out_whole_rounds(re
     import shutil
 
     from handfoot.cli import main
-    from vision.wild_training import wild_crops
+    from training.wilds import wild_crops
 
     frames = sorted((remastered_frames / "frames").glob("img-*.json"))
     for k, frame in enumerate(frames, start=1):  # each frame as the table photo of its own round

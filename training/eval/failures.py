@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from training.eval.metrics import Box, ImageEval, iou_matrix
 from vision.detection import share_inside
-from vision.metrics import Box, ImageEval, iou_matrix
 
 MISSED = "-"  # what a missed box was "read as" in a failure's label
 BOXED = "box"  # what a true box was "read as" where the right class boxes its index, fitted unlike the label

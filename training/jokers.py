@@ -12,14 +12,28 @@ cards' geometry. One photo in ten is kept back to measure the result.
 
 from __future__ import annotations
 
+import dataclasses
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
+from training.progress import Progress, Say, silent, unshown
+from training.round_photos import DetectSource, check_folders, joined_round_photos
 from vision.detection import JOKER, Card, inside_convex
 from vision.errors import VisionError
-from vision.joker_groups import FEATURES, JokerBoxes, JokerGrouper, corner_groups, joker_boxes, joker_net
+from vision.joker_groups import (
+    FEATURES,
+    JokerBoxes,
+    JokerGrouper,
+    corner_groups,
+    joker_boxes,
+    joker_net,
+    load_joker_grouper,
+    save_joker_grouper,
+)
 
 HOLD_OUT_EVERY = 10  # photos whose number (in the order given) is a multiple of this are held out
 
@@ -134,3 +148,33 @@ def train_joker_net(examples: JokerExamples, epochs: int = 300, batch: int = 128
     held = examples.held_out
     accuracy = float(((grouper.odds(x_all[held]) >= 0.5) == (examples.same[held] >= 0.5)).mean()) if held.any() else 0.0
     return grouper, accuracy
+
+
+def rebuild(folders: list[Path], detection: DetectSource, out: Path = Path("models/jokers.pt"), epochs: int = 300,
+            seed: int = 0, beside: Path | None = None, progress: Progress = unshown, say: Say = silent) -> Path:
+    """Train the joker grouper (`handfoot train-jokers`) on the detector's joker boxes in the round photos of
+    `folders` (never the held-out rounds) and write it to `out`; a grouper file `beside` is kept beside the new
+    network (the file written holds both, their odds averaged: models/jokers.pt was made so)."""
+    check_folders(folders)
+    kept = [load_joker_grouper(beside)] if beside is not None else []
+    started = time.monotonic()
+    detect, seen = detection()
+    examples = joker_examples(joined_round_photos(folders, detect, seen, progress("detecting and joining")))
+    say(f"{len(examples)} pairs of joker boxes ({int(examples.same.sum())} on one joker) from "
+        f"{len(examples.photos)} photos with jokers, {int(examples.held_out.sum())} pairs held out")
+    grouper, accuracy = train_joker_net(examples, epochs, seed=seed, progress=progress("training"))
+    photos, joining, grouped = counts_right(examples, grouper.odds(examples.features))
+    say(f"held out: pairs right {accuracy:.4f}; joker count right on {grouped} of {photos} photos "
+        f"(the joining alone: {joining})")
+    if kept:
+        joint = dataclasses.replace(grouper, beside=tuple(kept))
+        both = counts_right(examples, joint.odds(examples.features))[2]
+        say(f"with {beside} beside it: joker count right on {both} of {photos} photos")
+    facts = {"folders": [str(f) for f in folders], "pairs": len(examples), "photos": len(examples.photos),
+             "held_out_pairs": int(examples.held_out.sum()), "epochs": epochs, "seed": seed,
+             "held_out_pair_accuracy": round(accuracy, 4),
+             "held_out_photos": {"photos": photos, "joining_right": joining, "grouped_right": grouped},
+             "minutes": round((time.monotonic() - started) / 60, 1)}
+    path = save_joker_grouper(grouper.net, grouper.mean, grouper.scale, out, facts, kept)
+    say(f"wrote {path}")
+    return path

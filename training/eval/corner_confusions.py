@@ -1,6 +1,6 @@
 """Which deck designs' corners the detector misses or misreads, from cached round-photo detections.
 
-    python scripts/corner_confusions.py ROUNDS_DIR CACHE_DIR [--conf 0.3] [--top 40]
+    python -m training.eval.corner_confusions ROUNDS_DIR CACHE_DIR [--conf 0.3] [--top 40]
 
 ROUNDS_DIR holds generated round photos with their truth JSON (`handfoot dataset rounds`);
 CACHE_DIR the detections `handfoot eval-rounds --cache` stored for them. Each true corner box
@@ -15,7 +15,7 @@ import json
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from vision.metrics import ImageEval, confusion_table
+from training.eval.metrics import ImageEval, confusion_table
 
 MATCH_IOU = 0.4
 

@@ -13,9 +13,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 
 from handfoot.photo_round import read_photo
+from training.eval.metrics import CountReport, evaluate_counts
+from training.eval.sets import LabelledPhoto
 from vision.detection import BACK
-from vision.evalsets import LabelledPhoto
-from vision.metrics import CountReport, evaluate_counts
 from vision.pipe import LEFTOVER
 
 

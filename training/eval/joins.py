@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from handfoot.round_eval import label_detections
+from training.eval.rounds import label_detections
 from vision.pipe import LEFTOVER, TABLE, join_for
 
 #: Scene kinds (the JSON's "kind", in built frames and round photos alike) read as a table or as hands.

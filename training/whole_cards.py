@@ -11,15 +11,23 @@ chunks kept in a cache folder, so a stopped run resumes where it was.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
 
+from training.progress import Progress, Say, silent, unshown
+from training.reader_net import HOLD_OUT_EVERY, WildCrops, jittered_box, train_wild_net
 from vision.detection import Detection
 from vision.errors import VisionError
-from vision.whole_cards import CLASSES, could_be_one_card, diagonal_crop
-from vision.wild_training import HOLD_OUT_EVERY, WildCrops, jittered_box
+from vision.whole_cards import (
+    CLASSES,
+    DEFAULT_WHOLE_CARD_WEIGHTS,
+    could_be_one_card,
+    diagonal_crop,
+    save_whole_card_reader,
+)
 
 SCENE_MIX = {"generic": 0.3, "closeup": 0.25, "leftover": 0.25, "table": 0.2}  # scene kinds and their shares
 CHUNK = 50  # scenes a cached chunk holds
@@ -106,3 +114,25 @@ def scene_crops(load_decks: Callable[[], list], scenes: int, seed: int, cache: P
         saved = np.load(file)
         parts.append((saved["crops"], saved["labels"], saved["held"]))
     return WildCrops(*(np.concatenate([p[k] for p in parts]) for k in range(3)), CLASSES)
+
+
+def rebuild(scenes: int = 1600, cache: Path = Path("data/whole-card-pairs"), out: Path | None = None, epochs: int = 3,
+            width: int = 1, seed: int = 1, decks_cache: Path | None = None, stretch: float = 0.5,
+            progress: Progress = unshown, say: Say = silent) -> Path:
+    """Train the whole-card reader (`handfoot train-whole-cards`) on `scenes` generated scenes (their crops kept
+    in `cache`; a `stretch` share stretched) and write it to `out` (default: models/whole-cards.pt). The defaults
+    rebuild the shipped reader."""
+    from datasets.decks import load_decks  # noqa: PLC0415
+
+    started = time.monotonic()
+    data = scene_crops(lambda: load_decks(decks_cache), scenes, seed, cache, progress("rendering scenes"), stretch)
+    counts = ", ".join(f"{n} {cls}" for cls, n in data.counts().items())
+    say(f"{len(data)} crops ({counts}), {int(data.held_out.sum())} held out")
+    net, curve = train_wild_net(data, epochs, seed=seed, width=width, progress=progress("training"),
+                                on_epoch=lambda e, acc: say(f"epoch {e + 1}: held-out accuracy {acc:.4f}"))
+    facts = {"scenes": scenes, "seed": seed, "stretch": stretch, "crops": len(data), "counts": data.counts(),
+             "held_out": int(data.held_out.sum()), "epochs": epochs, "width": width,
+             "held_out_accuracy": [round(a, 4) for a in curve], "minutes": round((time.monotonic() - started) / 60, 1)}
+    path = save_whole_card_reader(net, out if out is not None else DEFAULT_WHOLE_CARD_WEIGHTS, facts)
+    say(f"wrote {path} (held-out accuracy {curve[-1]:.4f})")
+    return path

@@ -8,9 +8,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from training.eval.metrics import CountReport, DetectionReport, ImageEval, evaluate_counts, evaluate_detections
+from training.eval.sets import PhotoSet
 from vision.detection import BACK, Card, Detection
-from vision.evalsets import PhotoSet
-from vision.metrics import CountReport, DetectionReport, ImageEval, evaluate_counts, evaluate_detections
 
 Progress = Callable[[Iterable], Iterable]
 

@@ -14,14 +14,16 @@ rare jokers; one round in ten is kept back to measure the result.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
-from vision.detection import JOKER, Detection, box_iou, share_inside
+from training.progress import Progress, Say, silent, unshown
+from training.reader_net import HOLD_OUT_EVERY, WildCrops, jittered_box
+from training.round_photos import DetectSource, RoundPhoto, reader_trained
+from vision.detection import JOKER, box_iou, share_inside
 from vision.errors import VisionError
-from vision.wild_reader import READERS, crop_index
-from vision.wild_training import HOLD_OUT_EVERY, WildCrops, jittered_box
+from vision.wild_reader import READERS, crop_index, save_wild_reader
 
 KIND = "joker-words"
 JITTER = 0.15  # share of the box: how far a copy's centre and size may stray
@@ -29,16 +31,6 @@ JOKER_COPIES = 11  # jittered, turned copies of each box on a joker ...
 JACK_COPIES = 3  # ... and of each box on a jack
 ON_CORNER_IOU = 0.3  # a box lies on a true corner it overlaps this much ...
 ON_CORNER_INSIDE = 0.6  # ... or lies this much within (a letter of a joker's word)
-
-
-@dataclass
-class RoundPhoto:
-    """One generated round photo: its pixels, the detector's sure boxes, its true JSON and its round's number."""
-
-    image: np.ndarray
-    boxes: list[Detection]
-    truth: dict
-    round_number: int
 
 
 def true_card_under(box: tuple[float, float, float, float], truth: dict) -> int | None:
@@ -87,3 +79,16 @@ def word_crops(photos: Iterable[RoundPhoto], seed: int = 0) -> WildCrops:
         raise VisionError("the photos hold no J box of the detector's on a jack or a joker: give round photos "
                           "(`handfoot dataset rounds`) of traditional decks")
     return WildCrops(np.stack(crops), np.array(labels, dtype=np.int64), np.array(held, dtype=bool), spec.classes)
+
+
+def rebuild(folders: list[Path], detection: DetectSource, out: Path | None = None, epochs: int = 15, seed: int = 0,
+            progress: Progress = unshown, say: Say = silent) -> Path:
+    """Train the joker-word reader (`handfoot train-joker-words`) on the detector's J boxes in the round photos of
+    `folders` (never the held-out rounds) and write it to `out` (default: models/joker-words.pt)."""
+    spec = READERS[KIND]
+    net, data, facts = reader_trained(folders, detection, epochs, seed, "detecting J boxes", word_crops,
+                                      width=spec.width, progress=progress, say=say)
+    path = save_wild_reader(net, out if out is not None else spec.weights, {"reader": KIND, **facts}, data.classes,
+                            spec.size, spec.margin)
+    say(f"wrote {path} (held-out accuracy {facts['held_out_accuracy'][-1]:.4f})")
+    return path

@@ -1,14 +1,24 @@
-"""Train the corner detector with ultralytics, from scratch and fully offline."""
+"""The corner detector (`models/cards.pt`): trained with ultralytics, from scratch or on from our weights, offline.
+
+`handfoot dataset build` keeps a set's validation scenes as full frames (our
+evaluation predicts on full frames), but validation inside training runs at
+the tile size: `training_yaml` cuts those frames into tiles at native scale,
+as the training tiles are, and writes `train.yaml` pointing at them. The
+shipped weights are training legs averaged weight by weight
+(`training/average_weights.py`); models/README.md gives the legs.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import yaml
 
-from scoring.classes import CLASS_NAMES
+from scoring.classes import CLASS_ID, CLASS_NAMES
 from vision.errors import ModelError
 
 MODEL_CONFIGS = ("yolo11n.yaml", "yolo26n.yaml")
@@ -135,3 +145,56 @@ def export_weights(weights: Path, dest: Path) -> Path:
     dest.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(weights, dest)
     return dest
+
+
+def rebuild(plan: TrainPlan, resume: bool = False) -> Path:
+    """One training run (`handfoot train`): on a set `handfoot dataset build` made, its validation frames are cut
+    into tiles first (`training_yaml`); any other data.yaml is read as it is. Returns the best weights' path."""
+    data = plan.data
+    if not resume and data.is_file() and (data.parent / "val" / "images").is_dir():
+        plan = dataclasses.replace(plan, data=training_yaml(data.parent, plan.imgsz))
+    return train(plan, resume=resume)
+
+
+def read_yolo_labels(label_file: Path, width: int, height: int) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """YOLO txt rows of our class ids as (class name, xyxy pixel box)."""
+    out = []
+    if not label_file.is_file():
+        return out
+    for row in label_file.read_text().splitlines():
+        parts = row.split()
+        if len(parts) < 5:
+            continue
+        cx, cy, bw, bh = (float(v) for v in parts[1:5])
+        out.append((CLASS_NAMES[int(parts[0])],
+                    ((cx - bw / 2) * width, (cy - bh / 2) * height, (cx + bw / 2) * width, (cy + bh / 2) * height)))
+    return out
+
+
+def training_yaml(data_dir: Path, tile: int = 320, seed: int = 0) -> Path:
+    """Write (once) DIR/val-tiles and DIR/train.yaml; returns the yaml's path."""
+    import cv2  # noqa: PLC0415  (the command line imports this module for its defaults: cv2 only when cutting)
+
+    from datasets.scenes.tiles import cut_tiles, yolo_lines  # noqa: PLC0415
+
+    target = data_dir / "train.yaml"
+    if target.is_file():
+        return target
+    val_images = data_dir / "val" / "images"
+    out_images = data_dir / "val-tiles" / "images"
+    out_labels = data_dir / "val-tiles" / "labels"
+    out_images.mkdir(parents=True, exist_ok=True)
+    out_labels.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    for img_path in sorted(val_images.glob("*.jpg")):
+        image = cv2.imread(str(img_path))
+        h, w = image.shape[:2]
+        labels = read_yolo_labels(data_dir / "val" / "labels" / (img_path.stem + ".txt"), w, h)
+        for i, t in enumerate(cut_tiles(image, labels, rng, tile)):
+            stem = f"{img_path.stem}-t{i:02d}"
+            cv2.imwrite(str(out_images / f"{stem}.jpg"), t.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            (out_labels / f"{stem}.txt").write_text("\n".join(yolo_lines(t.labels, tile, tile, CLASS_ID)) + "\n")
+    spec = {"path": str(data_dir.resolve()), "train": "train/images", "val": "val-tiles/images",
+            "nc": len(CLASS_NAMES), "names": {i: n for i, n in enumerate(CLASS_NAMES)}}
+    target.write_text(yaml.safe_dump(spec, sort_keys=False))
+    return target

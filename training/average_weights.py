@@ -1,6 +1,6 @@
 """Average two detector checkpoints of one architecture, weight by weight (a "model soup").
 
-    python scripts/average_weights.py FIRST.pt SECOND.pt --share 0.7 --out soup.pt
+    python -m training.average_weights FIRST.pt SECOND.pt --share 0.7 --out soup.pt
 
 Every floating-point tensor of the result is `share` times FIRST's plus
 (1 - share) times SECOND's, computed in float32 and stored in FIRST's type;
