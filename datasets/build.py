@@ -29,7 +29,7 @@ from datasets.faces import Deck
 from datasets.scenes import SceneOptions, cut_tiles, render_random_scene
 from datasets.scenes.cardsets import WORD_JOKER_WEIGHT
 from datasets.scenes.tiles import yolo_lines
-from scoring.classes import CLASS_ID, CLASS_NAMES
+from scoring.detection_classes import CLASS_ID, CLASS_NAMES
 
 FRAME_QUALITY = 92
 TILE_QUALITY = 92

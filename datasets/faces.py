@@ -18,7 +18,7 @@ class CardFace:
     small suit/colour mark below it.
     """
 
-    cls: str  # a name from scoring.classes.CLASS_NAMES (never BACK)
+    cls: str  # a name from scoring.detection_classes.CLASS_NAMES (never BACK)
     image: np.ndarray  # H x W x 4, uint8, RGBA
     corners: list[Box]
     deck: str

@@ -29,7 +29,7 @@ import numpy as np
 
 from datasets.build import data_yaml, write_jpeg
 from datasets.scenes.tiles import cut_tiles, yolo_lines
-from scoring.classes import CLASS_ID
+from scoring.detection_classes import CLASS_ID
 
 TILE_QUALITY = 90  # leg 31's tiles were written at 90 (dataset build's at 92)
 SHARES = (1.0, 0.75)  # the readings' scales: as read, and the fourth reading's three quarters

@@ -37,8 +37,8 @@ from handfoot.photo_round import (
 )
 from handfoot.report import result_to_dict
 from handfoot.rules_files import frozen_rules, thaw_rules
-from scoring.classes import CLASS_NAMES
-from scoring.model import ERROR
+from scoring.detection_classes import CLASS_NAMES
+from scoring.rounds import ERROR
 from vision.errors import VisionError
 from vision.imageio import check_image
 from vision.pipe import LEFTOVER, ROLES, TABLE, DetectFn

@@ -3,7 +3,7 @@
 The wiring between `vision` (which knows classes and geometry) and `scoring`
 (which knows points): each photo is read into cards by the reading pipe
 (`vision.pipe`), corrections are applied, a table photo is laid out into melds
-(the pipe's `layout` stage), the groups become a `scoring.model.SideRound`
+(the pipe's `layout` stage), the groups become a `scoring.rounds.SideRound`
 beside any typed-in cards, and what vision could not place comes back as
 findings:
 
@@ -31,10 +31,10 @@ import numpy as np
 
 from handfoot.errors import UserError
 from scoring.cards import BLACK3, NATURAL, RED3, WILD
-from scoring.classes import CLASS_NAMES
+from scoring.detection_classes import CLASS_NAMES
 from scoring.engine import score_round
 from scoring.melds import kind_of
-from scoring.model import ERROR, WARNING, Finding, RoundResult, SideResult, SideRound
+from scoring.rounds import ERROR, WARNING, Finding, RoundResult, SideResult, SideRound
 from scoring.rules import Rules
 from vision import pipe
 from vision.detection import Card, Detection

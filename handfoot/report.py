@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from scoring.model import ERROR, RoundResult, SideResult
+from scoring.rounds import ERROR, RoundResult, SideResult
 from scoring.rules import Rules
 
 

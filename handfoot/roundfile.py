@@ -23,8 +23,8 @@ from typing import Any
 
 from handfoot.errors import UserError
 from handfoot.rules_files import load_rules
-from scoring.classes import CLASS_NAMES
-from scoring.model import SideRound
+from scoring.detection_classes import CLASS_NAMES
+from scoring.rounds import SideRound
 from scoring.rules import Rules
 
 _ROUND_KEYS = {"rules", "round", "sides"}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scoring.classes import CLASS_NAMES
+from scoring.detection_classes import CLASS_NAMES
 
 FAMILIES: tuple[str, ...] = ("standard", "barefoot")
 

@@ -10,7 +10,7 @@ from scoring.melds import (
     BLACK3_AGAINST, CLOTHING_AGAINST, RED3_AGAINST, TABLE_CARDS, GroupScore, analyse_table, kind_of,
 )
 from scoring.melds import card_value as _card_value
-from scoring.model import ERROR, WARNING, Finding, Line, RoundResult, SideResult, SideRound
+from scoring.rounds import ERROR, WARNING, Finding, Line, RoundResult, SideResult, SideRound
 from scoring.rules import Rules
 
 __all__ = ["card_value", "score_side", "score_round"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from scoring.engine import score_round
-from scoring.model import RoundResult, SideRound
+from scoring.rounds import RoundResult, SideRound
 from scoring.rules import Rules
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from scoring.cards import (
     BACK, BLACK3, CLOTHING, FOREIGN, NATURAL, RED3, WILD, CardKind, card_kind, rank_plural,
 )
-from scoring.model import ERROR, WARNING, Finding, Meld
+from scoring.rounds import ERROR, WARNING, Finding, Meld
 from scoring.rules import Rules
 
 # Contribution keys: each meld's points fall under one of these breakdown lines.

@@ -26,9 +26,9 @@ from handfoot.cli import main  # noqa: E402
 from handfoot.commands import watch_cmd  # noqa: E402
 from handfoot.live import WatchConfig, WatchSession  # noqa: E402
 from handfoot.rules_files import load_rules  # noqa: E402
-from scoring.classes import CLASS_NAMES  # noqa: E402
+from scoring.detection_classes import CLASS_NAMES  # noqa: E402
 from scoring.engine import score_round  # noqa: E402
-from scoring.model import SideRound  # noqa: E402
+from scoring.rounds import SideRound  # noqa: E402
 from vision.detection import Detection  # noqa: E402
 from vision.sharpness import BLURRED  # noqa: E402
 from vision.video import Frame, open_source  # noqa: E402

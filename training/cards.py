@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from scoring.classes import CLASS_ID, CLASS_NAMES
+from scoring.detection_classes import CLASS_ID, CLASS_NAMES
 from vision.errors import ModelError
 
 MODEL_CONFIGS = ("yolo11n.yaml", "yolo26n.yaml")

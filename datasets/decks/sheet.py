@@ -25,7 +25,7 @@ def _thumb(image: np.ndarray, corners: list, height: int) -> np.ndarray:
 
 def deck_strip(deck: Deck, height: int = 140, label_w: int = 200) -> np.ndarray:
     """One row: the deck's name, then all faces (in class order) and backs."""
-    from scoring.classes import CLASS_NAMES  # noqa: PLC0415
+    from scoring.detection_classes import CLASS_NAMES  # noqa: PLC0415
 
     tiles = [_thumb(f.image, f.corners, height) for cls in CLASS_NAMES for f in deck.faces.get(cls, [])]
     tiles += [_thumb(b, [], height) for b in deck.backs]

@@ -15,7 +15,7 @@ from handfoot.report import print_breakdown, result_to_dict
 from handfoot.roundfile import load_round
 from scoring.engine import score_round
 from scoring.game import game_totals
-from scoring.model import RoundResult
+from scoring.rounds import RoundResult
 
 #: Exit status when the cards break the rules (an error finding).
 EXIT_RULE_ERROR = 3

@@ -40,7 +40,7 @@ from handfoot.photo_round import (
 from handfoot.report import print_breakdown, result_to_dict
 from handfoot.roundfile import load_round
 from handfoot.rules_files import load_rules, preset_names
-from scoring.model import ERROR, Line
+from scoring.rounds import ERROR, Line
 from vision.errors import ModelError, VisionError
 from vision.pipe import DetectFn
 

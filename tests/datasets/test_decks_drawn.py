@@ -9,7 +9,7 @@ import pytest
 
 from datasets.decks import contact_sheet, glyphs, load_decks, procedural_decks, simple_deck, word_joker_names
 from datasets.decks.procedural import BAREFOOT_CLASSES, REMASTERED_CLASSES
-from scoring.classes import CLASS_NAMES
+from scoring.detection_classes import CLASS_NAMES
 
 TRADITIONAL = {"A", "2", "3R", "3B", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JOKER"}
 

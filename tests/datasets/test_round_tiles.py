@@ -11,7 +11,7 @@ import pytest
 
 from datasets.round_tiles import build_round_tiles, turn
 from handfoot.cli import main
-from scoring.classes import CLASS_NAMES
+from scoring.detection_classes import CLASS_NAMES
 from vision.detector import InferenceConfig, working_scale
 
 

@@ -13,7 +13,7 @@ from datasets.build import build_dataset
 from datasets.decks import simple_deck
 from datasets.scenes.rounds import build_rounds, plan_round, round_toml
 from handfoot.cli import main
-from scoring.classes import CLASS_NAMES
+from scoring.detection_classes import CLASS_NAMES
 
 
 @pytest.fixture(scope="module")

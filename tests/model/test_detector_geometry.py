@@ -5,7 +5,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from scoring.classes import CLASS_NAMES
+from scoring.detection_classes import CLASS_NAMES
 from vision.detection import Detection
 from vision.detection import box_iou
 from vision.detector import Detector, InferenceConfig, fuse_readings, nms_merge, tile_origins, turned, turned_back, zoom_for

@@ -17,7 +17,7 @@ import pytest
 
 from handfoot.cli import main
 from handfoot.roundfile import load_round
-from scoring.classes import CLASS_ID, CLASS_NAMES
+from scoring.detection_classes import CLASS_ID, CLASS_NAMES
 from scoring.engine import score_round
 
 REPO = Path(__file__).resolve().parents[2]

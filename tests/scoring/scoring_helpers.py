@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from handfoot.rules_files import load_rules
 from scoring.engine import score_side
-from scoring.model import SideResult, SideRound
+from scoring.rounds import SideResult, SideRound
 from scoring.rules import Rules
 
 PRESETS = ("bare-foot-n-wild", "remastered-singles", "magnolia-point", "family-game-knights", "online-classic")

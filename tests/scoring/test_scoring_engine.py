@@ -6,7 +6,7 @@ import pytest
 
 from scoring.engine import score_round
 from scoring.melds import analyse_table
-from scoring.model import SideRound
+from scoring.rounds import SideRound
 from scoring_helpers import line, melds, messages, rules, side
 
 

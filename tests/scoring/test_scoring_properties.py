@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from scoring.cards import STANDARD_RANKS, BAREFOOT_RANKS
 from scoring.engine import card_value, score_side
 from scoring.melds import analyse_table
-from scoring.model import SideRound
+from scoring.rounds import SideRound
 from scoring_helpers import PRESETS, rules
 
 RULES = {name: rules(name) for name in PRESETS}

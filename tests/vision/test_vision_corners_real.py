@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from scoring.classes import map_dataset_name
+from scoring.detection_classes import map_dataset_name
 from vision.corners import join_corners
 from vision.detection import Detection
 

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from scoring.classes import CLASS_NAMES
+from scoring.detection_classes import CLASS_NAMES
 from vision.detection import Detection
 from vision.detector import Detector, InferenceConfig
 from vision.ink import ink_class, ink_redness, laid_threes, recolour_threes

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import yaml
 
-from scoring.classes import map_dataset_name
+from scoring.detection_classes import map_dataset_name
 from vision.errors import VisionError
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}

@@ -1,4 +1,4 @@
-"""Data crossing the scoring boundary: what a side laid and held, and what it scored."""
+"""What a side laid and held at the end of a round, and what it scored: the data crossing the scoring boundary."""
 
 from __future__ import annotations
 
