@@ -11,8 +11,8 @@ access token (`?token=` or the `X-Handfoot-Token` header).
 from __future__ import annotations
 
 import hmac
-import ipaddress
 import io
+import ipaddress
 import json
 import re
 import sys

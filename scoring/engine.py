@@ -7,7 +7,13 @@ from dataclasses import dataclass, field
 
 from scoring.cards import BACK, BLACK3, FOREIGN, RED3
 from scoring.melds import (
-    BLACK3_AGAINST, CLOTHING_AGAINST, RED3_AGAINST, TABLE_CARDS, GroupScore, analyse_table, kind_of,
+    BLACK3_AGAINST,
+    CLOTHING_AGAINST,
+    RED3_AGAINST,
+    TABLE_CARDS,
+    GroupScore,
+    analyse_table,
+    kind_of,
 )
 from scoring.melds import card_value as _card_value
 from scoring.rounds import ERROR, WARNING, Finding, Line, RoundResult, SideResult, SideRound

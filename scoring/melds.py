@@ -10,7 +10,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from scoring.cards import (
-    BACK, BLACK3, CLOTHING, FOREIGN, NATURAL, RED3, WILD, CardKind, card_kind, rank_plural,
+    BACK,
+    BLACK3,
+    CLOTHING,
+    FOREIGN,
+    NATURAL,
+    RED3,
+    WILD,
+    CardKind,
+    card_kind,
+    rank_plural,
 )
 from scoring.rounds import ERROR, WARNING, Finding, Meld
 from scoring.rules import Rules

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from handfoot.cli import main
-from handfoot.roundfile import load_round, parse_tokens
 from handfoot.errors import UserError
+from handfoot.roundfile import load_round, parse_tokens
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"

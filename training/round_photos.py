@@ -57,8 +57,8 @@ def round_photo_files(folders: list[Path]) -> list[Path]:
 def joined_round_photos(folders: list[Path], detect, seen: Callable | None, progress: Phase) -> list:
     """(joined cards without the joker grouper, is a photo of hands, true JSON) of every generated round photo."""
     from handfoot.photo_round import read_photo  # noqa: PLC0415
-    from vision.pipe import LEFTOVER  # noqa: PLC0415
     from training.eval.joins import role_of  # noqa: PLC0415
+    from vision.pipe import LEFTOVER  # noqa: PLC0415
 
     out = []
     for path in progress(round_photo_files(folders)):

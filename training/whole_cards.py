@@ -73,7 +73,7 @@ def scene_pair_crops(scenes: Iterable, seed: int = 0, hold_out_every: int = HOLD
                 if not could_be_one_card(a, b, TRUE_BOX_RATIO):
                     continue
                 one = ka == kb
-                for copy in range(1 + (ONE_COPIES if one else 0)):
+                for _copy in range(1 + (ONE_COPIES if one else 0)):
                     crop = diagonal_crop(image, jittered_box(a.box, rng, JITTER), jittered_box(b.box, rng, JITTER))
                     crops.append(crop[::-1, ::-1] if rng.random() < 0.5 else crop)
                     labels.append(CLASSES.index("ONE" if one else "APART"))

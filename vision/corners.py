@@ -75,7 +75,6 @@ from dataclasses import dataclass, replace
 
 from vision.detection import BACK, JOKER, Card, Detection, box_iou, inside_convex, share_inside
 
-
 # Classes whose corners may join although the detector named them differently
 # (pairs of class names). Empty: joining a 6 with a 9 merged real 6s and 9s
 # lying near each other far more often than it mended a misread corner

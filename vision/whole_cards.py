@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -185,7 +185,7 @@ def load_whole_card_reader(path: Path | None = None) -> WholeCardReader:
                            "handfoot train-whole-cards", build)
 
 
-@lru_cache(maxsize=None)
+@cache
 def shipped_whole_card_reader() -> WholeCardReader | None:
     """The bundled reader (models/whole-cards.pt), loaded once; None where this checkout has none."""
     if not DEFAULT_WHOLE_CARD_WEIGHTS.is_file():

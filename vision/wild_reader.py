@@ -27,7 +27,7 @@ times a J box wide and is used by `vision/joker_words.py`'s `word_jokers`
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -290,7 +290,7 @@ def load_wild_reader(path: Path | None = None, kind: str = "wilds") -> WildReade
                            f"handfoot train-wilds --reader {kind}", build)
 
 
-@lru_cache(maxsize=None)
+@cache
 def shipped_reader(kind: str) -> WildReader | None:
     """The bundled reader of `kind` (READERS), loaded once; None where this checkout has none."""
     weights = READERS[kind].weights

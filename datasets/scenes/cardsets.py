@@ -65,7 +65,9 @@ class FamilyCards:
 
 def family_cards(family: str, available: set[str] | None = None) -> FamilyCards:
     """The role table for a family, restricted to classes the decks actually print."""
-    keep = (lambda cs: tuple(c for c in cs if available is None or c in available))
+    def keep(cs):
+        return tuple(c for c in cs if available is None or c in available)
+
     if family == "barefoot":
         return FamilyCards(family, keep(_NATURALS[family]), keep(_WILDS[family]), None, None, keep(_CLOTHING))
     red3 = "3R" if available is None or "3R" in available else None

@@ -142,7 +142,7 @@ def _place(rng: np.random.Generator, hmg: np.ndarray, placements: list[Placement
         elif new_idx > hi:
             k *= hi / new_idx
     t = []
-    for lo_b, hi_b, size, now in ((bx1, bx2, w, hmg[0, 2] / hmg[2, 2]), (by1, by2, h, hmg[1, 2] / hmg[2, 2])):
+    for lo_b, hi_b, size in ((bx1, bx2, w), (by1, by2, h)):
         span = (hi_b - lo_b) * k
         if span <= size:  # whole layout inside: anywhere
             t.append(rng.uniform(-lo_b * k, size - hi_b * k))

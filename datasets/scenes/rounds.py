@@ -226,7 +226,7 @@ def render_round(out: Path, index: int, seed: int, decks: list[Deck]) -> tuple[R
     stem = f"round-{index:03d}"
     for s, side in enumerate(plan.sides, 1):
         name = f"{stem}-side{s}-table.jpg"
-        scene = _photograph(lambda: render_table_scene(rng, used, opts, melds=side.melds, n_red3=side.red3,
+        scene = _photograph(lambda side=side: render_table_scene(rng, used, opts, melds=side.melds, n_red3=side.red3,
                                                        strict=True), sum(map(len, side.melds)) + side.red3)
         _save(out, name, scene)
         side.table_photos.append(name)
@@ -235,7 +235,7 @@ def render_round(out: Path, index: int, seed: int, decks: list[Deck]) -> tuple[R
             if not cards:
                 continue
             name = f"{stem}-side{s}-left{p}.jpg"
-            scene = _photograph(lambda: render_leftover_scene(rng, used, opts, hands=[cards], strict=True),
+            scene = _photograph(lambda cards=cards: render_leftover_scene(rng, used, opts, hands=[cards], strict=True),
                                 len(cards))
             _save(out, name, scene)
             side.leftover_photos.append(name)

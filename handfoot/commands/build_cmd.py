@@ -150,7 +150,8 @@ def fetch_textures(
     cache: Path | None = typer.Option(None, "--cache", help="Texture folder (default $HANDFOOT_CACHE/textures)."),
 ) -> None:
     """Download GIMP's table-like patterns (Debian package gimp-data) as table tops for `dataset build`."""
-    from datasets.scenes.textures import fetch_textures as fetch, texture_cache  # noqa: PLC0415
+    from datasets.scenes.textures import fetch_textures as fetch  # noqa: PLC0415
+    from datasets.scenes.textures import texture_cache
 
     try:
         files = fetch(cache)

@@ -89,7 +89,7 @@ def test_round_tiles_are_the_same_for_the_same_seed(rounds, tmp_path):
 
     a = build_round_tiles([rounds], tmp_path / "a", scale, seed=5, val_every=2)
     b = build_round_tiles([rounds], tmp_path / "b", scale, seed=5, val_every=2)
-    c = build_round_tiles([rounds], tmp_path / "c", scale, seed=6, val_every=2)
+    build_round_tiles([rounds], tmp_path / "c", scale, seed=6, val_every=2)
     assert a["train_tiles"] == b["train_tiles"]
     files = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*.jpg"))
     assert all((tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes() for f in files)

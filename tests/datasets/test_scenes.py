@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 
 from datasets.decks import simple_deck
-from datasets.scenes import SceneOptions, render_leftover_scene, render_random_scene, render_table_scene
-from datasets.scenes import compose
+from datasets.scenes import SceneOptions, compose, render_leftover_scene, render_random_scene, render_table_scene
 from datasets.scenes.layouts import card_pose
 from datasets.scenes.model import Placement
 from datasets.scenes.tiles import clip_labels, cut_tiles

@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 
 from scoring.detection_classes import CLASS_NAMES
-from vision.detection import Detection
-from vision.detection import box_iou
+from vision.detection import Detection, box_iou
 from vision.detector import Detector, InferenceConfig, fuse_readings, nms_merge, tile_origins, turned, turned_back, zoom_for
 
 

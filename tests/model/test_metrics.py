@@ -2,11 +2,10 @@
 
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from training.eval.metrics import ImageEval, average_precision, evaluate_counts, evaluate_detections
-
-import numpy as np
 
 
 def test_perfect_predictions_score_one():

@@ -184,7 +184,7 @@ def test_eval_voc_names_boxes_again_with_the_readers_unless_told_not_to(detector
     import torch
 
     import vision.pipe as pipe
-    from vision.wild_reader import READERS, RANKS, WildReader
+    from vision.wild_reader import RANKS, READERS, WildReader
 
     def all_kings(x):  # a stand-in rank network, sure that every natural is a king
         logits = torch.zeros(len(x), len(RANKS))

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from scoring_helpers import line, melds, messages, rules, side
 
 from scoring.engine import score_round
 from scoring.melds import analyse_table
 from scoring.rounds import SideRound
-from scoring_helpers import line, melds, messages, rules, side
 
 
 def test_clean_book_of_seven_fours_scores_735() -> None:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from scoring_helpers import melds, rules
 
 from scoring.game import game_totals, score_game
 from scoring.rounds import SideRound
-from scoring_helpers import melds, rules
 
 TWO_AND_TWO = melds("9 9 9 9 9 9 9", "8 8 8 8 8 8 8", "K K K K K 2 2", "Q Q Q Q Q 2 2")
 ONE_AND_ONE = melds("9 9 9 9 9 9 9", "K K K K K 2 2")

@@ -9,10 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from scoring_helpers import PRESETS, STANDARD, line, messages, rules, side
 
 from handfoot.rules_files import preset_names
 from scoring.engine import card_value
-from scoring_helpers import PRESETS, STANDARD, line, messages, rules, side
 
 RULE_TEXTS = Path(__file__).resolve().parents[3] / "shared" / "rules"
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from scoring_helpers import PRESETS, rules
 
-from scoring.cards import STANDARD_RANKS, BAREFOOT_RANKS
+from scoring.cards import BAREFOOT_RANKS, STANDARD_RANKS
 from scoring.engine import card_value, score_side
 from scoring.melds import analyse_table
 from scoring.rounds import SideRound
-from scoring_helpers import PRESETS, rules
 
 RULES = {name: rules(name) for name in PRESETS}
 CLASSES = {  # natural classes and wild classes per deck family

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from scoring_helpers import side
 
 from handfoot.rules_files import preset_dicts
 from scoring.rules import RulesError, rules_from_dict
-from scoring_helpers import side
 
 
 def test_custom_rules_override_a_preset() -> None:

@@ -5,8 +5,8 @@ import math
 from collections import Counter
 
 from cached_photos import boxes, miscounted, photo_file
-
 from synth_cards import card_corners
+
 from vision.corners import JoinConfig, _wrong_handed, join_corners
 from vision.pipe import TABLE
 
@@ -32,7 +32,9 @@ def fan_axes(degrees: float) -> tuple[float, float, int]:
 def corner_pairs(cls: str, angle: float):
     """A card's two diagonals' index boxes, turned `angle` degrees: (top-left, bottom-right), (top-right,
     bottom-left)."""
-    at = lambda which: card_corners(cls, 300, 300, angle=angle, which=which)
+    def at(which):
+        return card_corners(cls, 300, 300, angle=angle, which=which)
+
     return at("both"), at("tr") + at("bl")
 
 

@@ -11,8 +11,7 @@ from cached_photos import boxes, miscounted, miscounted_without, photo_file
 
 import vision.pipe as pipe
 from vision.detection import Detection, share_inside
-from vision.joker_words import (INSIDE, READ_CONF, UNSURE_WORD_ODDS, WORD_CONF, WORD_ODDS, drop_joker_letters,
-                                word_jokers)
+from vision.joker_words import INSIDE, READ_CONF, UNSURE_WORD_ODDS, WORD_CONF, WORD_ODDS, drop_joker_letters, word_jokers
 from vision.pipe import TABLE, join_for, name_wilds
 from vision.wild_reader import READERS, shipped_reader
 

@@ -4,10 +4,10 @@ expected too (`JoinConfig.short_threes`), so each 3 is one card, not two."""
 from dataclasses import replace
 
 from cached_photos import boxes, miscounted, photo_file
+from synth_cards import card_corners, column, shrunk
 
 from vision.corners import HAND_PHOTO, JoinConfig, join_corners
 from vision.pipe import TABLE
-from synth_cards import card_corners, column, shrunk
 
 PHOTO = "large_threes_photo.json"
 

@@ -5,11 +5,11 @@ marks making a square are two jokers' edges, side by side or stacked, never one 
 from collections import Counter
 
 from cached_photos import boxes, photo_file
+from synth_cards import card_corners
 
 from vision import corners
 from vision.corners import JoinConfig, join_corners
 from vision.detection import Detection
-from synth_cards import card_corners
 
 OFF = JoinConfig(slanted_marks=(0.0, 0.0))
 

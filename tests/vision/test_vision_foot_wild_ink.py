@@ -6,12 +6,11 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from ink_photos import LEFT, RIGHT, draw_foot_wild, two_cards, webcam
 
 from vision.detection import Detection
 from vision.ink import foot_wild_class
 from vision.pipe import TABLE, Settings, name_by_ink, read
-
-from ink_photos import LEFT, RIGHT, draw_foot_wild, two_cards, webcam
 
 BLUE, RED, BLACK = (190, 90, 30), (30, 30, 200), (25, 25, 25)  # BGR inks
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from ink_photos import LEFT, RIGHT, draw_three, two_cards, webcam
 
 from scoring.detection_classes import CLASS_NAMES
 from vision.detection import Detection
 from vision.detector import Detector, InferenceConfig
 from vision.ink import ink_class, ink_redness, laid_threes, recolour_threes
-
-from ink_photos import LEFT, RIGHT, draw_three, two_cards, webcam
 
 RED, BLACK = (30, 30, 200), (25, 25, 25)  # BGR inks
 

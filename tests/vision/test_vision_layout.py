@@ -11,8 +11,8 @@ from vision.detection import Card, Detection
 from vision.layout import (
     BAREFOOT_MELD_GROUPS,
     BAREFOOT_WILDS,
-    LayoutConfig,
     STANDARD_WILDS,
+    LayoutConfig,
     layout_leftover,
     layout_table,
 )

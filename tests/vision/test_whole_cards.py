@@ -11,8 +11,16 @@ from cached_photos import boxes, photo_file
 
 from vision.detection import Card, Detection
 from vision.pipe import TABLE, join_for, name_wilds
-from vision.whole_cards import (CROP_SIZE, JOIN_ODDS, PART_ODDS, WholeCardReader, could_be_one_card, diagonal_crop,
-                                second_look, shipped_whole_card_reader)
+from vision.whole_cards import (
+    CROP_SIZE,
+    JOIN_ODDS,
+    PART_ODDS,
+    WholeCardReader,
+    could_be_one_card,
+    diagonal_crop,
+    second_look,
+    shipped_whole_card_reader,
+)
 
 
 def box(cls: str, x: float, y: float, conf: float = 0.8, w: float = 20.0, h: float = 34.0) -> Detection:

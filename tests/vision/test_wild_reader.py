@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from ink_photos import LEFT, RIGHT, draw_foot_wild, draw_three, two_cards
 
 from vision.detection import Detection
 from vision.errors import ModelError
@@ -30,8 +31,6 @@ from vision.wild_reader import (
     save_wild_reader,
     wild_net,
 )
-
-from ink_photos import LEFT, RIGHT, draw_foot_wild, draw_three, two_cards
 
 
 class _Says(torch.nn.Module):
