@@ -15,9 +15,13 @@ ones near the height it reads best (when that reading is twice the first,
 its half-size pass would read the first working image again, so the first
 reading's full-size boxes stand in for it). Likewise, where they come out large (over
 `shrink_above` of `index_target`: cards photographed close up), the photo is
-read again shrunk to that height.
+read again shrunk to that height; the half-size pass runs first, and where
+its boxes alone say so (`close_up_zoom`), the full-size pass is skipped.
 
-All of that is one reading. A photo is read four times (`turns`, `scales`): as it
+All of that is one reading. Where the first reading is unsure of a box (its
+confidence in `recheck_band`), the photo is read three times more (`turns`,
+`scales`); a first reading sure of every box stands alone (most close-ups:
+the other readings only cost time there). The four readings: as it
 is, turned half round, where each index sits the other way up (the model
 knows both ways: a card prints its bottom index upside down), turned a
 quarter round, and as it is at three quarters of the first reading's scale
@@ -41,7 +45,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scoring.classes import CLASS_NAMES
+from scoring.detection_classes import CLASS_NAMES
 from vision.detection import Detection, Reading, box_iou, nms_merge
 from vision.errors import ModelError
 from vision.ink import recolour_threes
@@ -69,6 +73,10 @@ class InferenceConfig:
     turns: tuple[int, ...] = (180, 90)  # read the photo turned clockwise by each of these degrees as well, and keep the boxes the readings' mean confidence carries (() reads it once)
     scales: tuple[float, ...] = (0.75,)  # read the photo as it is at each of these shares of the scale its first reading settled on as well, fused with the turns (dev11 rounds: 373 -> 378 of 494 sides exact; 1.33 alone 374, 0.75 with 1.33 382)
     fused_conf: float = 0.25  # with several readings: the mean confidence over the readings a box needs (dev rounds, three readings: 0.25 scored 722 of 1,004 sides exactly, 0.3 713, 0.2 718)
+    # the photo is read the other ways only where its first reading has a box this sure (low <= conf < high); else that reading stands
+    # alone. Exact photos against reading every photo four times: closeup-phone 384 of 438 either way (143 read once), edje-rank
+    # 345 against 344 (63 once), table-webcam 24 of 39 either way; (0.2, 0.5) read 331 close-ups once but lost 2 of them
+    recheck_band: tuple[float, float] = (0.2, 0.8)
     unsure_conf: float | None = 0.1  # with several readings: boxes whose mean reaches this but not fused_conf are returned apart, as unsure (`Detector.read`; None: none)
     device: str = "cpu"
 
@@ -195,6 +203,16 @@ def zoom_for_sizes(sizes: list[float], config: InferenceConfig) -> float:
     return min(config.max_zoom, config.index_target / max(median, 1.0))
 
 
+def close_up_zoom(coarse: list[Detection], config: InferenceConfig) -> float:
+    """`zoom_for` from the half-size pass alone (`coarse`, in working px), where it says the photo is a close-up:
+    two or more boxes, every one at least `coarse_min_height` (the size from which that pass is trusted). Else
+    1.0: the full-size pass is needed to tell (one large box may be a card's face, with small indices beside it)."""
+    sizes = [d.size for d in coarse if d.conf >= max(config.conf, 0.3)]
+    if not config.shrink_above or len(sizes) < 2 or min(sizes) < config.coarse_min_height:
+        return 1.0
+    return zoom_for_sizes(sizes, config)
+
+
 def _max_side_scale(width: int, height: int, config: InferenceConfig) -> float:
     """The scale that brings a photo's long side down to `max_side` (1.0 for a smaller photo)."""
     return min(1.0, config.max_side / max(height, width))
@@ -233,32 +251,56 @@ class Detector:
         return self.read(image).sure
 
     def read(self, image: np.ndarray) -> Reading:
-        """Detect corner indices in a BGR image, and keep apart the unsure boxes (`InferenceConfig.unsure_conf`)."""
+        """Detect corner indices in a BGR image, and keep apart the unsure boxes (`InferenceConfig.unsure_conf`).
+        The photo is read the other ways (`turns`, `scales`) only where its first reading is unsure of a box."""
         if image is None or image.size == 0:
             return Reading([])
+        first, scale = self._reading(image)
+        readings = [first]
+        if self.config.fused and self.unsure_of(first):
+            readings += self.other_readings(image, scale)
+        return self.settled(image, readings)
+
+    def unsure_of(self, dets: list[Detection]) -> bool:
+        """Whether a first reading holds a box whose confidence lies in `InferenceConfig.recheck_band`."""
+        low, high = self.config.recheck_band
+        return any(low <= d.conf < high for d in dets)
+
+    def other_readings(self, image: np.ndarray, scale: float) -> list[list[Detection]]:
+        """The photo read turned (`turns`) and at other shares of the first reading's `scale` (`scales`),
+        each in the photo's pixels."""
         cfg = self.config
-        dets, scale = self._reading(image)
-        unsure: list[Detection] = []
-        if cfg.fused:
-            height, width = image.shape[:2]
-            readings = [dets] + [[turned_back(d, degrees, width, height) for d in self._reading(turned(image, degrees))[0]]
-                                 for degrees in cfg.turns]
-            readings += [self._read_at(image, scale * share) for share in cfg.scales]
-            dets = fuse_readings(readings, cfg.fused_floor, cfg.iou)
+        height, width = image.shape[:2]
+        readings = [[turned_back(d, degrees, width, height) for d in self._reading(turned(image, degrees))[0]]
+                    for degrees in cfg.turns]
+        return readings + [self._read_at(image, scale * share) for share in cfg.scales]
+
+    def settled(self, image: np.ndarray, readings: list[list[Detection]]) -> Reading:
+        """One photo's readings fused (`fuse_readings`), its 3s named by their ink, and (where the config reads
+        more than once) the boxes under `fused_conf` kept apart as unsure."""
+        cfg = self.config
+        dets = fuse_readings(readings, cfg.fused_floor, cfg.iou) if cfg.fused else readings[0]
         if cfg.ink_threes:  # read at full resolution
             dets = recolour_threes(image, dets, iou=cfg.iou)
-        if cfg.fused:
-            unsure = [d for d in dets if d.conf < cfg.fused_conf]
-            dets = [d for d in dets if d.conf >= cfg.fused_conf]
-        return Reading(dets, unsure)
+        if not cfg.fused:
+            return Reading(dets)
+        return Reading([d for d in dets if d.conf >= cfg.fused_conf], [d for d in dets if d.conf < cfg.fused_conf])
 
     def _reading(self, image: np.ndarray) -> tuple[list[Detection], float]:
         """One reading of a BGR image (scaled to the working size, read again enlarged or shrunk where its
-        indices ask for it): boxes in the image's pixels, and the scale they were read at."""
+        indices ask for it): boxes in the image's pixels, and the scale they were read at.
+
+        The half-size pass runs first: where the indices it reads are large (`close_up_zoom`), the photo is
+        read shrunk straight away, and the full-size pass, which would only be thrown away, is never run."""
         cfg = self.config
         height, width = image.shape[:2]
         scale = _max_side_scale(width, height, cfg)
-        dets, fine = self._read(_resized(image, scale))
+        work = _resized(image, scale)
+        coarse = self._coarse_pass(work)
+        zoom = close_up_zoom(coarse or [], cfg)
+        if zoom != 1.0:
+            return self._read_at(image, scale * zoom), scale * zoom
+        dets, fine = self._read(work, coarse)
         zoom = zoom_for(dets, cfg)
         if zoom == 1.0:
             return _unshrunk(dets, scale), scale
@@ -275,6 +317,11 @@ class Detector:
         dets, _ = self._read(_resized(image, scale), coarse)
         return _unshrunk(dets, scale)
 
+    def _coarse_pass(self, work: np.ndarray) -> list[Detection] | None:
+        """The pass at `coarse_scale` of a working image, in its pixels (None without one)."""
+        scale = self.config.coarse_scale
+        return _unshrunk(self._detect_working(_resized(work, scale)), scale) if scale else None
+
     def _read(self, work: np.ndarray, coarse: list[Detection] | None = None) -> tuple[list[Detection], list[Detection]]:
         """Both passes over one working image (the coarse one at `coarse_scale` of it), in its pixels:
         the merged detections and the full-size pass's own.
@@ -285,7 +332,7 @@ class Detector:
         fine = dets = self._detect_working(work)
         if cfg.coarse_scale:
             if coarse is None:
-                coarse = _unshrunk(self._detect_working(_resized(work, cfg.coarse_scale)), cfg.coarse_scale)
+                coarse = self._coarse_pass(work)
             dets = merge_passes(dets, [d for d in coarse if d.size >= cfg.coarse_min_height], cfg.iou)
         return dets, fine
 

@@ -9,6 +9,9 @@ from scoring.detection_classes import CLASS_NAMES
 from vision.detection import Detection, box_iou
 from vision.detector import Detector, InferenceConfig, fuse_readings, nms_merge, tile_origins, turned, turned_back, zoom_for
 
+# Every photo read the other ways too (`turns`, `scales`), however sure its first reading is.
+EVERY_PHOTO = (0.0, float("inf"))
+
 
 def test_tiles_cover_the_whole_length_with_overlap():
     origins = tile_origins(1500, 640, 128)
@@ -80,7 +83,7 @@ def test_a_close_up_index_is_read_at_half_size_and_small_ones_at_full_size():
     model = _ScaleModel(big, small)
     photo = np.zeros((400, 600, 3), np.uint8)
     found = Detector(model, InferenceConfig(coarse_scale=0.5, index_target=None).once()).detect(photo)
-    assert model.sizes == [600, 300]
+    assert model.sizes == [300, 600]
     by_class = {d.cls: d for d in found}
     assert set(by_class) == {"9", "K"}  # the unsure 8 gave way; the small K was not doubled
     assert by_class["9"].box == pytest.approx(big)
@@ -128,11 +131,23 @@ class _SharpEyedModel(_PhotoScaleModel):
         return [[x1, y1, x2, y2, 0.9 if cls == "9" else 0.5, CLASS_NAMES.index(cls)]]
 
 
+class _SharpEyedPairModel(_SharpEyedModel):
+    """`_SharpEyedModel` over two indices of one height."""
+
+    def __init__(self, index_box, other_box, sharp):
+        super().__init__(index_box, sharp)
+        self.other_box = other_box
+
+    def rows(self, f):
+        (row,) = super().rows(f)
+        return [row, [*(v * f for v in self.other_box), *row[4:]]]
+
+
 def test_a_photo_of_small_indices_is_read_again_enlarged_and_that_reading_counts():
     box = (300, 200, 320, 230)  # 30 px tall: under three quarters of the 48 px the detector aims for
     model = _SharpEyedModel(box)
     found = Detector(model, ONE_READING).detect(np.zeros((400, 600, 3), np.uint8))
-    assert model.sizes == [600, 300, 960, 480]  # read (and at half size), then enlarged 48/30 = 1.6 times
+    assert model.sizes == [300, 600, 960, 480]  # read at half size and as it is, then enlarged 48/30 = 1.6 times
     assert [d.cls for d in found] == ["9"]
     assert found[0].box == pytest.approx(box)  # in the photo's own pixels
 
@@ -141,7 +156,7 @@ def test_an_enlarged_reading_twice_the_first_reads_no_half_size_pass_again():
     box = (300, 200, 315, 220)  # 20 px tall: 48/20 would be 2.4, capped at 2
     model = _SharpEyedModel(box)
     found = Detector(model, ONE_READING).detect(np.zeros((400, 600, 3), np.uint8))
-    assert model.sizes == [600, 300, 1200]  # the 600 px reading stands in for the enlarged one's half-size pass
+    assert model.sizes == [300, 600, 1200]  # the 600 px reading stands in for the enlarged one's half-size pass
     assert [d.cls for d in found] == ["9"]
     assert found[0].box == pytest.approx(box)
 
@@ -163,7 +178,7 @@ def test_the_first_readings_boxes_still_give_the_enlarged_reading_its_large_indi
     big = ("K", (400, 50, 430, 100))  # 50 px: 100 px when enlarged, too tall for the model's full-size pass there
     model = _ShortSightedModel([*small, big])
     found = Detector(model, ONE_READING).detect(np.zeros((400, 600, 3), np.uint8))
-    assert model.sizes == [600, 300, 1200]
+    assert model.sizes == [300, 600, 1200]
     assert sorted(d.cls for d in found) == ["7", "7", "7", "K"]
     assert next(d for d in found if d.cls == "K").box == pytest.approx(big[1])
 
@@ -171,7 +186,7 @@ def test_the_first_readings_boxes_still_give_the_enlarged_reading_its_large_indi
 def test_a_photo_of_indices_near_the_aimed_height_is_read_once():
     model = _SharpEyedModel((300, 200, 330, 250))  # 50 px tall
     found = Detector(model, ONE_READING).detect(np.zeros((400, 600, 3), np.uint8))
-    assert model.sizes == [600, 300]
+    assert model.sizes == [300, 600]
     assert [d.cls for d in found] == ["9"]
 
 
@@ -179,18 +194,26 @@ def test_a_photo_of_large_indices_is_read_again_shrunk_and_that_reading_counts()
     box = (200, 100, 260, 260)  # 160 px tall: too tall for the model even in the half-size pass (80 px)
     model = _SharpEyedModel(box, sharp=(36.0, 64.0))  # reads well only near the aimed height
     found = Detector(model, ONE_READING).detect(np.zeros((400, 600, 3), np.uint8))
-    assert model.sizes == [600, 300, 180, 90]  # read (and at half size), then shrunk to 48/160
+    assert model.sizes == [300, 600, 180, 90]  # read at half size and as it is, then shrunk to 48/160
     assert [d.cls for d in found] == ["9"]
     assert found[0].box == pytest.approx(box, abs=1.5)  # in the photo's own pixels
+    # two large indices and nothing smaller: the half-size pass alone says so, the full-size one is never run
+    model = _SharpEyedPairModel(box, (400, 100, 460, 260), sharp=(36.0, 64.0))
+    assert [d.cls for d in Detector(model, ONE_READING).detect(np.zeros((400, 600, 3), np.uint8))] == ["9", "9"]
+    assert model.sizes == [300, 180, 90]
+    # a 70 px index is large too (over 64 px), but under the 80 px the half-size pass is trusted from
+    model = _SharpEyedModel((200, 100, 235, 170), sharp=(36.0, 64.0))
+    assert [d.cls for d in Detector(model, ONE_READING).detect(np.zeros((400, 600, 3), np.uint8))] == ["9"]
+    assert model.sizes == [300, 600, 411, 206]  # half size, full size, then shrunk to 48/70 (and its half-size pass)
     # with shrinking turned off the large index stays misread
     model = _SharpEyedModel(box, sharp=(36.0, 64.0))
     found = Detector(model, replace(ONE_READING, shrink_above=None)).detect(np.zeros((400, 600, 3), np.uint8))
-    assert model.sizes == [600, 300] and [d.cls for d in found] == ["6"]
+    assert model.sizes == [300, 600] and [d.cls for d in found] == ["6"]
 
 
 def test_a_photo_is_read_at_another_share_of_its_reading_scale_too_and_that_reading_counts():
     box = (300, 200, 330, 250)  # 50 px tall: near the aimed height, so the first reading is at 1
-    config = InferenceConfig(coarse_scale=None, ink_threes=False, turns=(), scales=(1.5,))
+    config = InferenceConfig(coarse_scale=None, ink_threes=False, turns=(), scales=(1.5,), recheck_band=EVERY_PHOTO)
     model = _SharpEyedModel(box, sharp=(70.0, float("inf")))  # reads it right only enlarged (75 px)
     found = Detector(model, config).detect(np.zeros((400, 600, 3), np.uint8))
     assert model.sizes == [600, 900]  # as it is, then at 1.5 times that scale
@@ -204,7 +227,7 @@ def test_a_photo_is_read_at_another_share_of_its_reading_scale_too_and_that_read
 def test_the_other_scale_is_a_share_of_the_enlarged_reading():
     box = (300, 200, 315, 220)  # 20 px tall: read again twice as large
     model = _SharpEyedModel(box)
-    Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False, turns=(), scales=(0.75,))).detect(
+    Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False, turns=(), scales=(0.75,), recheck_band=EVERY_PHOTO)).detect(
         np.zeros((400, 600, 3), np.uint8))
     assert model.sizes == [600, 1200, 900]
 
@@ -275,17 +298,17 @@ def test_a_photo_is_read_turned_half_round_too_and_its_boxes_come_back_in_place(
     photo[100:150, 400:430, 0] = 255  # an index 50 px tall (read once: no enlarging)
     photo[110:112, 432:434, 1] = 255  # its dot, near the top: a 9 as it is, a 6 turned
     model = _InkModel()
-    found = Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False, turns=(180,), scales=())).detect(photo)
+    found = Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False, turns=(180,), scales=(), recheck_band=EVERY_PHOTO)).detect(photo)
     assert model.sizes == [600, 600]  # as it is, then turned
     assert sorted(d.cls for d in found) == ["6", "9"]  # each from one reading: 0.45
     assert all(d.box == pytest.approx((400, 100, 430, 150)) for d in found)  # the turned one mapped back
     photo[110:112, 432:434, 1] = 0
     photo[124:126, 432:434, 1] = 255  # the dot at the middle: both readings say 6
     model = _InkModel()
-    found = Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False, turns=(180,), scales=())).detect(photo)
+    found = Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False, turns=(180,), scales=(), recheck_band=EVERY_PHOTO)).detect(photo)
     assert [(d.cls, round(d.conf, 3)) for d in found] == [("6", 0.9)]
-    model = _InkModel()  # by default a quarter turn is read too, and the photo at three quarters of its scale
-    found = Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False)).detect(photo)
+    model = _InkModel()  # read the other ways: by default a quarter turn too, and at three quarters of its scale
+    found = Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False, recheck_band=EVERY_PHOTO)).detect(photo)
     assert model.sizes == [600, 600, 400, 450]
     assert found and all(d.box == pytest.approx((400, 100, 430, 150)) for d in found)
 
@@ -297,8 +320,10 @@ class _CentreModel:
 
     def __init__(self, cls: str = "7", sure: float = 0.28) -> None:
         self.cls, self.sure = cls, sure
+        self.passes = 0
 
     def predict(self, crops, imgsz, conf, **_):
+        self.passes += 1
         rows = []
         for crop in crops:
             h, w = crop.shape[:2]
@@ -330,3 +355,16 @@ def test_a_box_the_readings_find_under_the_threshold_comes_back_apart_as_unsure(
     assert Detector(_CentreModel("JOKER", 0.15), product.keeping(0.25)).read(photo).unsure == []  # --conf: no unsure
     sure = Detector(_CentreModel("JOKER", 0.28), product).read(photo)
     assert [d.cls for d in sure.sure] == ["JOKER"] and sure.unsure == []
+
+
+def test_a_photo_is_read_the_other_ways_only_where_its_first_reading_is_unsure_of_a_box():
+    photo = np.zeros((400, 600, 3), np.uint8)
+    product = InferenceConfig(coarse_scale=None, ink_threes=False, index_target=None)
+    sure = _CentreModel("7", 0.9)
+    assert [(d.cls, round(d.conf, 3)) for d in Detector(sure, product).detect(photo)] == [("7", 0.9)]
+    assert sure.passes == 1  # every box sure: one reading stands
+    unsure = _CentreModel("7", 0.45)  # within recheck_band: read turned half and a quarter round, and at 0.75 too
+    assert [d.cls for d in Detector(unsure, product).detect(photo)] == ["7"] and unsure.passes == 4
+    lone = _CentreModel("JOKER", 0.2)  # read once it would be unsure (under fused_conf): the readings decide
+    reading = Detector(lone, product).read(photo)
+    assert lone.passes == 4 and reading.sure == [] and [d.cls for d in reading.unsure] == ["JOKER"]
