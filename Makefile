@@ -25,7 +25,10 @@ demo: $(STAMP)
 	if [ $$status -eq 3 ]; then echo "(exit status 3: the cards as read break the rules; the findings above say how)"; \
 	elif [ $$status -ne 0 ]; then exit $$status; fi
 
+# Lint and format are checked first (ruff, configured in pyproject.toml): `ruff format .` mends the format.
 test: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest -q
 
 test-fast: $(STAMP)

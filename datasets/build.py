@@ -51,8 +51,10 @@ class BuildJob:
 def data_yaml(out: Path) -> str:
     """The ultralytics data file text: tiles train, full frames validate, names in model order."""
     names = "\n".join(f'  {i}: "{n}"' for i, n in enumerate(CLASS_NAMES))
-    return (f"# handfoot synthetic corner-index set\npath: {out.resolve()}\ntrain: train/images\n"
-            f"val: val/images\nnc: {len(CLASS_NAMES)}\nnames:\n{names}\n")
+    return (
+        f"# handfoot synthetic corner-index set\npath: {out.resolve()}\ntrain: train/images\n"
+        f"val: val/images\nnc: {len(CLASS_NAMES)}\nnames:\n{names}\n"
+    )
 
 
 def write_jpeg(path: Path, img: np.ndarray, quality: int) -> int:
@@ -117,10 +119,20 @@ def render_job(job: BuildJob) -> dict:
     return {"counts": dict(counts), "classes": dict(classes), "bytes": nbytes}
 
 
-def build_dataset(out: Path, images: int, seed: int, tile: int = 320, val_fraction: float = 0.1,
-                  decks: list[Deck] | None = None, decks_cache: Path | None = None, workers: int = 2,
-                  textures: list[Path] | None = None, design_weights: dict[str, float] | None = None,
-                  progress: Callable[[int, int], None] | None = None, word_jokers: bool = False) -> dict:
+def build_dataset(
+    out: Path,
+    images: int,
+    seed: int,
+    tile: int = 320,
+    val_fraction: float = 0.1,
+    decks: list[Deck] | None = None,
+    decks_cache: Path | None = None,
+    workers: int = 2,
+    textures: list[Path] | None = None,
+    design_weights: dict[str, float] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    word_jokers: bool = False,
+) -> dict:
     """Render `images` scenes into `out` (see module docstring); returns counts and timing.
 
     `decks` defaults to datasets.decks.load_decks(decks_cache, word_jokers=word_jokers). `design_weights`
@@ -164,18 +176,24 @@ def build_dataset(out: Path, images: int, seed: int, tile: int = 320, val_fracti
             take(render_job(job), k)
     else:
         ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
-        with ctx.Pool(workers, initializer=_init_worker,
-                      initargs=(decks, str(decks_cache) if decks_cache else None, word_jokers)) as pool:
+        with ctx.Pool(workers, initializer=_init_worker, initargs=(decks, str(decks_cache) if decks_cache else None, word_jokers)) as pool:
             for k, res in enumerate(pool.imap_unordered(render_job, jobs, chunksize=2), 1):
                 take(res, k)
     (out / "data.yaml").write_text(data_yaml(out))
     seconds = time.perf_counter() - t0
     summary = {
-        "images": images, "seed": seed, "tile": tile, "val_fraction": val_fraction, "workers": workers,
-        "textures": len(tex), "design_weights": dict(weights), "word_jokers": word_jokers,
+        "images": images,
+        "seed": seed,
+        "tile": tile,
+        "val_fraction": val_fraction,
+        "workers": workers,
+        "textures": len(tex),
+        "design_weights": dict(weights),
+        "word_jokers": word_jokers,
         **{k: totals[k] for k in sorted(totals)},
         "train_classes": {c: classes.get(c, 0) for c in CLASS_NAMES},
-        "bytes": nbytes, "seconds": round(seconds, 1),
+        "bytes": nbytes,
+        "seconds": round(seconds, 1),
     }
     (out / "build.json").write_text(json.dumps(summary, indent=1))
     return summary

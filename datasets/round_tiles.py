@@ -76,8 +76,7 @@ def turn(image: np.ndarray, labels: list, degrees: int) -> tuple[np.ndarray, lis
     if degrees == 90:
         return cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE), [(c, (h - y2, x1, h - y1, x2)) for c, (x1, y1, x2, y2) in labels]
     if degrees == 270:
-        return (cv2.rotate(image, cv2.ROTATE_90_COUNTERCLOCKWISE),
-                [(c, (y1, w - x2, y2, w - x1)) for c, (x1, y1, x2, y2) in labels])
+        return (cv2.rotate(image, cv2.ROTATE_90_COUNTERCLOCKWISE), [(c, (y1, w - x2, y2, w - x1)) for c, (x1, y1, x2, y2) in labels])
     raise ValueError(f"turn by 0, 90, 180 or 270 degrees, not {degrees}")
 
 
@@ -104,8 +103,7 @@ def _val_photo(photo: Path, out: Path, scale_of: ScaleOf) -> Counter:
     return Counter(val_images=1, val_boxes=len(lines))
 
 
-def _train_tiles(photo: Path, out: Path, scale_of: ScaleOf, rng: np.random.Generator, tile: int,
-                 classes: Counter) -> Counter:
+def _train_tiles(photo: Path, out: Path, scale_of: ScaleOf, rng: np.random.Generator, tile: int, classes: Counter) -> Counter:
     """The photo scaled as one reading of it, turned, and cut into training tiles; their counts."""
     image, labels, scale = _read(photo, scale_of)
     share = SHARES[int(rng.choice(len(SHARES), p=SHARE_P))] * rng.uniform(1 - JITTER, 1 + JITTER)
@@ -122,9 +120,17 @@ def _train_tiles(photo: Path, out: Path, scale_of: ScaleOf, rng: np.random.Gener
     return counts
 
 
-def build_round_tiles(folders: Sequence[Path], out: Path, scale_of: ScaleOf, seed: int = 1, tile: int = 320,
-                      val_every: int = 10, val_photos: int = 60, max_photos: int | None = None,
-                      progress: Callable[[int, int], None] | None = None) -> dict:
+def build_round_tiles(
+    folders: Sequence[Path],
+    out: Path,
+    scale_of: ScaleOf,
+    seed: int = 1,
+    tile: int = 320,
+    val_every: int = 10,
+    val_photos: int = 60,
+    max_photos: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict:
     """Write a YOLO data set of tiles cut from the round photos in `folders` into `out`; returns counts.
 
     `scale_of(sizes, width, height)` gives a photo's working scale from its labelled index sizes (longer box
@@ -136,8 +142,7 @@ def build_round_tiles(folders: Sequence[Path], out: Path, scale_of: ScaleOf, see
         (out / sub).mkdir(parents=True, exist_ok=True)
     photos = round_photos(folders)
     if not photos:
-        raise ValueError("no labelled round photos (round-XXX-sideN-*.jpg with .json) in " +
-                         ", ".join(str(f) for f in folders))
+        raise ValueError("no labelled round photos (round-XXX-sideN-*.jpg with .json) in " + ", ".join(str(f) for f in folders))
     order = np.random.default_rng([seed, 999]).permutation(len(photos))
     if max_photos is not None:
         order = order[:max_photos]
@@ -152,7 +157,13 @@ def build_round_tiles(folders: Sequence[Path], out: Path, scale_of: ScaleOf, see
         if progress:
             progress(done, len(order))
     (out / "data.yaml").write_text(data_yaml(out))
-    summary = {**counts, "classes": dict(classes), "seconds": round(time.perf_counter() - t0, 1),
-               "sources": [str(f) for f in folders], "seed": seed, "tile": tile}
+    summary = {
+        **counts,
+        "classes": dict(classes),
+        "seconds": round(time.perf_counter() - t0, 1),
+        "sources": [str(f) for f in folders],
+        "seed": seed,
+        "tile": tile,
+    }
     (out / "build.json").write_text(json.dumps(summary, indent=1))
     return summary

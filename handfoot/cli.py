@@ -47,9 +47,7 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
-    version: bool = typer.Option(
-        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
-    ),
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
 ) -> None:
     """Score Hand and Foot rounds from photos of the table, or from typed-in cards."""
 
@@ -80,8 +78,11 @@ def main(argv: list[str] | None = None) -> int:
             return exc.exit_code
         if os.environ.get("HANDFOOT_DEBUG"):
             raise
-        err.print(f"[bold red]internal error:[/] {escape(type(exc).__name__)}: {escape(str(exc))}\n"
-                  "This is a bug in handfoot; run again with HANDFOOT_DEBUG=1 for the details.", highlight=False)
+        err.print(
+            f"[bold red]internal error:[/] {escape(type(exc).__name__)}: {escape(str(exc))}\n"
+            "This is a bug in handfoot; run again with HANDFOOT_DEBUG=1 for the details.",
+            highlight=False,
+        )
         return 1
     return status if isinstance(status, int) else 0
 

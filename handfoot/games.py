@@ -46,8 +46,7 @@ from vision.pipe import LEFTOVER, ROLES, TABLE, DetectFn
 #: The largest photo upload accepted, in bytes.
 MAX_PHOTO_BYTES = 30 * 1024 * 1024
 #: Image formats kept (PIL's names) and the suffix their file gets.
-_SUFFIX = {"JPEG": ".jpg", "PNG": ".png", "WEBP": ".webp", "MPO": ".jpg", "TIFF": ".tif", "BMP": ".bmp",
-           "GIF": ".gif", "HEIF": ".heic"}
+_SUFFIX = {"JPEG": ".jpg", "PNG": ".png", "WEBP": ".webp", "MPO": ".jpg", "TIFF": ".tif", "BMP": ".bmp", "GIF": ".gif", "HEIF": ".heic"}
 
 
 def parse_sides(text: str) -> list[SideDef]:
@@ -110,8 +109,7 @@ class PhotoQueue:
 
     def read(self, side: str, role: str, path: Path, family: str) -> tuple[dict[str, Any], float]:
         """One photo's cards as read (`photo_to_dict`) and the seconds it took. Raises UserError."""
-        sides = [SideInput(name=side, table_photos=[path] if role == TABLE else [],
-                           leftover_photos=[path] if role == LEFTOVER else [])]
+        sides = [SideInput(name=side, table_photos=[path] if role == TABLE else [], leftover_photos=[path] if role == LEFTOVER else [])]
         with self._count:
             self._busy += 1
         try:
@@ -170,9 +168,13 @@ class GameBook:
             totals = [s.total if s.total is not None else 0 for s in row.sides]
             if row.confirmed:
                 running = [a + b for a, b in zip(running, totals)]
-            entry: dict[str, Any] = {"number": row.number, "confirmed": row.confirmed is not None,
-                                     "totals": totals, "running": list(running),
-                                     "has_error": _has_error(row.result)}
+            entry: dict[str, Any] = {
+                "number": row.number,
+                "confirmed": row.confirmed is not None,
+                "totals": totals,
+                "running": list(running),
+                "has_error": _has_error(row.result),
+            }
             if rounds:
                 entry["result"] = row.result
             out_rounds.append(entry)
@@ -229,20 +231,42 @@ class GameBook:
                 data = photo_to_dict(photo)
                 for card, index in zip(data["cards"], kept[prow.id]):
                     card["index"] = index
-                photos.append({"id": prow.id, "role": prow.role, "label": prow.label, "seconds": prow.seconds,
-                               "width": data["width"], "height": data["height"], "cards": data["cards"],
-                               "notes": data["notes"]})
-            sides.append({
-                "position": pos, "name": sdef.name, "members": list(sdef.members),
-                "went_out": state.went_out, "perfect_deal": state.perfect_deal,
-                "table": state.table, "leftover": state.leftover,
-                "total": scored["total"], "lines": scored["lines"], "findings": scored["findings"],
-                "photos": photos,
-                "corrections": [{"id": c.id, "text": _correction_text(c, row)} for c in row.corrections
-                                if c.position == pos],
-            })
-        return {"game": game_id, "number": number, "rules": game.rules_name, "confirmed": row.confirmed is not None,
-                "has_error": pr.result.has_error, "sides": sides}
+                photos.append(
+                    {
+                        "id": prow.id,
+                        "role": prow.role,
+                        "label": prow.label,
+                        "seconds": prow.seconds,
+                        "width": data["width"],
+                        "height": data["height"],
+                        "cards": data["cards"],
+                        "notes": data["notes"],
+                    }
+                )
+            sides.append(
+                {
+                    "position": pos,
+                    "name": sdef.name,
+                    "members": list(sdef.members),
+                    "went_out": state.went_out,
+                    "perfect_deal": state.perfect_deal,
+                    "table": state.table,
+                    "leftover": state.leftover,
+                    "total": scored["total"],
+                    "lines": scored["lines"],
+                    "findings": scored["findings"],
+                    "photos": photos,
+                    "corrections": [{"id": c.id, "text": _correction_text(c, row)} for c in row.corrections if c.position == pos],
+                }
+            )
+        return {
+            "game": game_id,
+            "number": number,
+            "rules": game.rules_name,
+            "confirmed": row.confirmed is not None,
+            "has_error": pr.result.has_error,
+            "sides": sides,
+        }
 
     def photo_round(self, game_id: int, number: int) -> PhotoRound:
         """The round scored (for `audit` and the annotated pictures); a photo's path is its display name."""
@@ -287,8 +311,7 @@ class GameBook:
             with self.ledger.change() as tx:
                 row = tx.round(game_id, number)
                 _open(row)
-                tx.add_photo(photo_id, row.id, position, role, str(final.relative_to(self.ledger.folder)),
-                             read["path"], read, round(seconds, 2))
+                tx.add_photo(photo_id, row.id, position, role, str(final.relative_to(self.ledger.folder)), read["path"], read, round(seconds, 2))
                 self._rescore(tx, game, tx.round(game_id, number), row.id)
         except BaseException:
             for path in (temp, final):
@@ -318,9 +341,18 @@ class GameBook:
             self._rescore(tx, game, tx.round(game_id, number), row.id)
         self.ledger.photo_path(photo.file).unlink(missing_ok=True)
 
-    def correct(self, game_id: int, number: int, position: int, *, photo_id: str | None = None,
-                card: int | None = None, new: str | None = None, add: str | None = None,
-                where: str = TABLE) -> int:
+    def correct(
+        self,
+        game_id: int,
+        number: int,
+        position: int,
+        *,
+        photo_id: str | None = None,
+        card: int | None = None,
+        new: str | None = None,
+        add: str | None = None,
+        where: str = TABLE,
+    ) -> int:
         """Correct a side's cards: change card `card` of a photo to `new` (None removes it), or `add` a missed
         card to the table, the leftover, or a meld of a rank (`where`). Checked by scoring again in the same
         transaction: a correction the cards cannot take is refused and nothing is stored. Returns its id."""
@@ -359,8 +391,7 @@ class GameBook:
             tx.delete_correction(row.id, correction_id)
             self._rescore(tx, game, tx.round(game_id, number), row.id)
 
-    def set_facts(self, game_id: int, number: int, position: int, went_out: bool | None = None,
-                  perfect_deal: bool | None = None) -> None:
+    def set_facts(self, game_id: int, number: int, position: int, went_out: bool | None = None, perfect_deal: bool | None = None) -> None:
         """Mark a side as gone out / with a perfect deal (or not)."""
         with self.ledger.change() as tx:
             game = tx.game(game_id)
@@ -368,8 +399,12 @@ class GameBook:
             _open(row)
             _side(game, position)
             state = row.sides[position]
-            tx.set_facts(row.id, position, state.went_out if went_out is None else bool(went_out),
-                         state.perfect_deal if perfect_deal is None else bool(perfect_deal))
+            tx.set_facts(
+                row.id,
+                position,
+                state.went_out if went_out is None else bool(went_out),
+                state.perfect_deal if perfect_deal is None else bool(perfect_deal),
+            )
             self._rescore(tx, game, tx.round(game_id, number), row.id)
 
     def confirm(self, game_id: int, number: int) -> None:
@@ -419,8 +454,7 @@ class GameBook:
             raise UserError(f"{path} is scored under {spec.rules.name}, but game {game_id} plays {rules.name}")
         names = [s.name for s in game.sides]
         if sorted(s.name for s in spec.sides) != sorted(names):
-            raise UserError(f"{path} has the sides {', '.join(s.name for s in spec.sides)}; "
-                            f"game {game_id} has {', '.join(names)}")
+            raise UserError(f"{path} has the sides {', '.join(s.name for s in spec.sides)}; game {game_id} has {', '.join(names)}")
         expected = (numbers[-1] if numbers else 0) + 1
         if spec.round != expected:
             raise UserError(f"{path} is round {spec.round}; the next round of game {game_id} is {expected}")
@@ -475,12 +509,18 @@ class GameBook:
         rules = thaw_rules(game.rules)
         sides = []
         for pos, (sdef, state) in enumerate(zip(game.sides, row.sides)):
-            sides.append(SideInput(
-                name=sdef.name, went_out=state.went_out, perfect_deal=state.perfect_deal,
-                table=state.table, leftover=state.leftover, partners=True if sdef.partners else None,
-                one_player=not sdef.partners,
-                fixes=[parse_fix(c.fix) for c in row.corrections if c.position == pos and c.fix],
-            ))
+            sides.append(
+                SideInput(
+                    name=sdef.name,
+                    went_out=state.went_out,
+                    perfect_deal=state.perfect_deal,
+                    table=state.table,
+                    leftover=state.leftover,
+                    partners=True if sdef.partners else None,
+                    one_player=not sdef.partners,
+                    fixes=[parse_fix(c.fix) for c in row.corrections if c.position == pos and c.fix],
+                )
+            )
         names = {s.name for s in sides}
         photos, kept = [], {}
         for prow in row.photos:
@@ -493,8 +533,7 @@ class GameBook:
 
     def _rescore(self, tx: Any, game: GameRow, row: RoundRow, round_id: int) -> None:
         pr, _ = self._score(game, row)
-        tx.save_result(round_id, photo_round_to_dict(pr, result_to_dict(pr.result)),
-                       [s.total for s in pr.result.sides])
+        tx.save_result(round_id, photo_round_to_dict(pr, result_to_dict(pr.result)), [s.total for s in pr.result.sides])
 
 
 def _has_error(result: dict[str, Any] | None) -> bool:
@@ -549,4 +588,3 @@ def _correction_text(c: Any, row: RoundRow) -> str:
     old = photo.read["cards"][c.card]["class"] if photo is not None and c.card < len(photo.read["cards"]) else "?"
     where = f" ({photo.label})" if photo is not None else ""
     return f"{old} -> {c.new}{where}" if c.new else f"removed {old}{where}"
-

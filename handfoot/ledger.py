@@ -183,22 +183,23 @@ class Tx:
 
     # -- games
     def add_game(self, rules_name: str, rules: dict[str, Any], sides: list[SideDef]) -> int:
-        cur = self.conn.execute("INSERT INTO games (created, rules_name, rules_json) VALUES (?, ?, ?)",
-                                (_now(), rules_name, json.dumps(rules)))
+        cur = self.conn.execute("INSERT INTO games (created, rules_name, rules_json) VALUES (?, ?, ?)", (_now(), rules_name, json.dumps(rules)))
         game_id = int(cur.lastrowid)
         self.conn.executemany(
             "INSERT INTO sides (game_id, position, name, members_json) VALUES (?, ?, ?, ?)",
-            [(game_id, k, s.name, json.dumps(list(s.members))) for k, s in enumerate(sides)])
+            [(game_id, k, s.name, json.dumps(list(s.members))) for k, s in enumerate(sides)],
+        )
         return game_id
 
     def game(self, game_id: int) -> GameRow:
         """Raises NotFound for an unknown game."""
-        row = self.conn.execute("SELECT id, created, rules_name, rules_json FROM games WHERE id = ?",
-                                (game_id,)).fetchone()
+        row = self.conn.execute("SELECT id, created, rules_name, rules_json FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise NotFound(f"no game {game_id}")
-        sides = tuple(SideDef(name, tuple(json.loads(members))) for name, members in self.conn.execute(
-            "SELECT name, members_json FROM sides WHERE game_id = ? ORDER BY position", (game_id,)))
+        sides = tuple(
+            SideDef(name, tuple(json.loads(members)))
+            for name, members in self.conn.execute("SELECT name, members_json FROM sides WHERE game_id = ? ORDER BY position", (game_id,))
+        )
         return GameRow(row[0], row[1], row[2], json.loads(row[3]), sides)
 
     def game_ids(self) -> list[int]:
@@ -206,52 +207,56 @@ class Tx:
 
     # -- rounds
     def add_round(self, game_id: int, number: int, sides: int) -> int:
-        cur = self.conn.execute("INSERT INTO rounds (game_id, number, created) VALUES (?, ?, ?)",
-                                (game_id, number, _now()))
+        cur = self.conn.execute("INSERT INTO rounds (game_id, number, created) VALUES (?, ?, ?)", (game_id, number, _now()))
         round_id = int(cur.lastrowid)
-        self.conn.executemany("INSERT INTO round_sides (round_id, position) VALUES (?, ?)",
-                              [(round_id, k) for k in range(sides)])
+        self.conn.executemany("INSERT INTO round_sides (round_id, position) VALUES (?, ?)", [(round_id, k) for k in range(sides)])
         return round_id
 
     def round_numbers(self, game_id: int) -> list[int]:
-        return [r[0] for r in self.conn.execute(
-            "SELECT number FROM rounds WHERE game_id = ? ORDER BY number", (game_id,))]
+        return [r[0] for r in self.conn.execute("SELECT number FROM rounds WHERE game_id = ? ORDER BY number", (game_id,))]
 
     def round(self, game_id: int, number: int) -> RoundRow:
         """Raises NotFound for an unknown round."""
-        row = self.conn.execute(
-            "SELECT id, confirmed, result_json FROM rounds WHERE game_id = ? AND number = ?",
-            (game_id, number)).fetchone()
+        row = self.conn.execute("SELECT id, confirmed, result_json FROM rounds WHERE game_id = ? AND number = ?", (game_id, number)).fetchone()
         if row is None:
             raise NotFound(f"game {game_id} has no round {number}")
         round_id = row[0]
-        sides = [SideState(pos, bool(out), bool(perfect), json.loads(table), json.loads(left), total)
-                 for pos, out, perfect, table, left, total in self.conn.execute(
-                     "SELECT position, went_out, perfect_deal, table_json, leftover_json, total FROM round_sides "
-                     "WHERE round_id = ? ORDER BY position", (round_id,))]
-        photos = [PhotoRow(pid, pos, role, file, label, json.loads(read), secs)
-                  for pid, pos, role, file, label, read, secs in self.conn.execute(
-                      "SELECT id, position, role, file, label, read_json, seconds FROM photos "
-                      "WHERE round_id = ? ORDER BY created, rowid", (round_id,))]
-        corrections = [CorrectionRow(*r) for r in self.conn.execute(
-            "SELECT id, position, photo_id, card, new, fix FROM corrections WHERE round_id = ? ORDER BY id",
-            (round_id,))]
-        return RoundRow(round_id, game_id, number, row[1], json.loads(row[2]) if row[2] else None,
-                        sides, photos, corrections)
+        sides = [
+            SideState(pos, bool(out), bool(perfect), json.loads(table), json.loads(left), total)
+            for pos, out, perfect, table, left, total in self.conn.execute(
+                "SELECT position, went_out, perfect_deal, table_json, leftover_json, total FROM round_sides WHERE round_id = ? ORDER BY position",
+                (round_id,),
+            )
+        ]
+        photos = [
+            PhotoRow(pid, pos, role, file, label, json.loads(read), secs)
+            for pid, pos, role, file, label, read, secs in self.conn.execute(
+                "SELECT id, position, role, file, label, read_json, seconds FROM photos WHERE round_id = ? ORDER BY created, rowid", (round_id,)
+            )
+        ]
+        corrections = [
+            CorrectionRow(*r)
+            for r in self.conn.execute("SELECT id, position, photo_id, card, new, fix FROM corrections WHERE round_id = ? ORDER BY id", (round_id,))
+        ]
+        return RoundRow(round_id, game_id, number, row[1], json.loads(row[2]) if row[2] else None, sides, photos, corrections)
 
     def set_facts(self, round_id: int, position: int, went_out: bool, perfect_deal: bool) -> None:
-        self.conn.execute("UPDATE round_sides SET went_out = ?, perfect_deal = ? WHERE round_id = ? AND position = ?",
-                          (int(went_out), int(perfect_deal), round_id, position))
+        self.conn.execute(
+            "UPDATE round_sides SET went_out = ?, perfect_deal = ? WHERE round_id = ? AND position = ?",
+            (int(went_out), int(perfect_deal), round_id, position),
+        )
 
     def set_typed(self, round_id: int, position: int, table: list[list[str]], leftover: list[list[str]]) -> None:
-        self.conn.execute("UPDATE round_sides SET table_json = ?, leftover_json = ? "
-                          "WHERE round_id = ? AND position = ?",
-                          (json.dumps(table), json.dumps(leftover), round_id, position))
+        self.conn.execute(
+            "UPDATE round_sides SET table_json = ?, leftover_json = ? WHERE round_id = ? AND position = ?",
+            (json.dumps(table), json.dumps(leftover), round_id, position),
+        )
 
     def save_result(self, round_id: int, result: dict[str, Any], totals: list[int]) -> None:
         self.conn.execute("UPDATE rounds SET result_json = ? WHERE id = ?", (json.dumps(result), round_id))
-        self.conn.executemany("UPDATE round_sides SET total = ? WHERE round_id = ? AND position = ?",
-                              [(t, round_id, k) for k, t in enumerate(totals)])
+        self.conn.executemany(
+            "UPDATE round_sides SET total = ? WHERE round_id = ? AND position = ?", [(t, round_id, k) for k, t in enumerate(totals)]
+        )
 
     def set_confirmed(self, round_id: int, confirmed: bool) -> None:
         self.conn.execute("UPDATE rounds SET confirmed = ? WHERE id = ?", (_now() if confirmed else None, round_id))
@@ -263,18 +268,21 @@ class Tx:
         return files
 
     # -- photos and corrections
-    def add_photo(self, photo_id: str, round_id: int, position: int, role: str, file: str, label: str,
-                  read: dict[str, Any], seconds: float | None) -> None:
+    def add_photo(
+        self, photo_id: str, round_id: int, position: int, role: str, file: str, label: str, read: dict[str, Any], seconds: float | None
+    ) -> None:
         self.conn.execute(
-            "INSERT INTO photos (id, round_id, position, role, file, label, read_json, seconds, created) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (photo_id, round_id, position, role, file, label, json.dumps(read), seconds, _now()))
+            "INSERT INTO photos (id, round_id, position, role, file, label, read_json, seconds, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (photo_id, round_id, position, role, file, label, json.dumps(read), seconds, _now()),
+        )
 
     def photo(self, photo_id: str) -> tuple[int, int, PhotoRow]:
         """(game id, round number, the photo). Raises NotFound."""
         row = self.conn.execute(
             "SELECT r.game_id, r.number, p.id, p.position, p.role, p.file, p.label, p.read_json, p.seconds "
-            "FROM photos p JOIN rounds r ON r.id = p.round_id WHERE p.id = ?", (photo_id,)).fetchone()
+            "FROM photos p JOIN rounds r ON r.id = p.round_id WHERE p.id = ?",
+            (photo_id,),
+        ).fetchone()
         if row is None:
             raise NotFound(f"no photo {photo_id}")
         return row[0], row[1], PhotoRow(row[2], row[3], row[4], row[5], row[6], json.loads(row[7]), row[8])
@@ -283,12 +291,13 @@ class Tx:
         self.conn.execute("DELETE FROM corrections WHERE photo_id = ?", (photo_id,))
         self.conn.execute("DELETE FROM photos WHERE id = ?", (photo_id,))
 
-    def add_correction(self, round_id: int, position: int, photo_id: str | None = None, card: int | None = None,
-                       new: str | None = None, fix: str | None = None) -> int:
+    def add_correction(
+        self, round_id: int, position: int, photo_id: str | None = None, card: int | None = None, new: str | None = None, fix: str | None = None
+    ) -> int:
         cur = self.conn.execute(
-            "INSERT INTO corrections (round_id, position, photo_id, card, new, fix, created) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (round_id, position, photo_id, card, new, fix, _now()))
+            "INSERT INTO corrections (round_id, position, photo_id, card, new, fix, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (round_id, position, photo_id, card, new, fix, _now()),
+        )
         return int(cur.lastrowid)
 
     def delete_correction(self, round_id: int, correction_id: int) -> None:
@@ -325,8 +334,7 @@ class Ledger:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 conn.execute("ROLLBACK")
-                raise UserError(f"the ledger {self.db} was written by a newer handfoot (schema {version}, "
-                                f"this one knows {SCHEMA_VERSION})")
+                raise UserError(f"the ledger {self.db} was written by a newer handfoot (schema {version}, this one knows {SCHEMA_VERSION})")
             for step in range(version, SCHEMA_VERSION):
                 for statement in MIGRATIONS[step].split(";"):
                     if statement.strip():

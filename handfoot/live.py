@@ -127,10 +127,7 @@ class ViewScore:
     def melds(self) -> list[dict[str, Any]]:
         """The view's groups as scored: rank, kind, cards, points."""
         side = self.round.result.sides[0]
-        return [
-            {"rank": m.rank, "kind": m.kind, "cards": len(m.cards), "points": m.points}
-            for m in side.melds
-        ]
+        return [{"rank": m.rank, "kind": m.kind, "cards": len(m.cards), "points": m.points} for m in side.melds]
 
 
 @dataclass
@@ -221,10 +218,19 @@ def fit_frame(image: np.ndarray, imgsz: int) -> np.ndarray:
     return cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
 
 
-def score_view(config: WatchConfig, detections: tuple[Detection, ...], width: int, height: int,
-               mode: str, player: int, version: int, name: str = "live view",
-               blur: float | None = None, image: np.ndarray | None = None,
-               colour: bool | None = None) -> ViewScore:
+def score_view(
+    config: WatchConfig,
+    detections: tuple[Detection, ...],
+    width: int,
+    height: int,
+    mode: str,
+    player: int,
+    version: int,
+    name: str = "live view",
+    blur: float | None = None,
+    image: np.ndarray | None = None,
+    colour: bool | None = None,
+) -> ViewScore:
     """Join the confirmed corners into cards (the reading pipe from JOIN_FIRST, as `handfoot score` joins them)
     and score them alone as a table or a leftover (`blur`: the frame's `vision.sharpness.photo_blur`, kept on
     the photo so a blurred one is warned of). Given the frame (`image`), a grey one is warned of where ink would
@@ -273,10 +279,14 @@ class WatchSession:
         self.blur = read.blur
         h, w = image.shape[:2]
         colour = self._colour(image, frame.time)
-        if self.score is None or view.version != self.score.version or self.score.mode != self.mode \
-                or self.score.player != self.player or self.score.photo.colour != colour:
-            self.score = score_view(self.config, view.detections, w, h, self.mode, self.player, view.version,
-                                    image=image, colour=colour)
+        if (
+            self.score is None
+            or view.version != self.score.version
+            or self.score.mode != self.mode
+            or self.score.player != self.player
+            or self.score.photo.colour != colour
+        ):
+            self.score = score_view(self.config, view.detections, w, h, self.mode, self.player, view.version, image=image, colour=colour)
         self.frames_processed += 1
         self.fps.tick()
         shown = (self.score.card_count, self.score.total)
@@ -318,8 +328,18 @@ class WatchSession:
             image_path, json_path = out / f"{stem}.jpg", out / f"{stem}.json"
             name = str(image_path)
         h, w = self.image.shape[:2]
-        view = score_view(self.config, self.view.detections if self.view else (), w, h, self.mode,
-                          self.player, self.score.version, name, blur=self.blur, image=self.image)
+        view = score_view(
+            self.config,
+            self.view.detections if self.view else (),
+            w,
+            h,
+            self.mode,
+            self.player,
+            self.score.version,
+            name,
+            blur=self.blur,
+            image=self.image,
+        )
         snap = Snapshot(number, self.frame.time, self.frame.index, view, self.stable, image_path, json_path)
         if image_path is not None and json_path is not None:
             _write_jpeg(image_path, self.image)
@@ -478,8 +498,7 @@ def describe_snapshot(snap: Snapshot) -> str:
     if not snap.stable:
         line += " (view was not stable yet)"
     if v.blurred:
-        line += (f" (looks blurred: index edges {v.photo.blur:.1%} of an index wide; check its cards,"
-                 " or hold the camera still and take it again)")
+        line += f" (looks blurred: index edges {v.photo.blur:.1%} of an index wide; check its cards, or hold the camera still and take it again)"
     if v.colourless:
         line += " (no colour: the cards told apart by their ink were guessed; check them, or take it again in colour)"
     if snap.image_path:

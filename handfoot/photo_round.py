@@ -73,9 +73,7 @@ class CardFix:
     meld: str | None = None
 
 
-_FIX = re.compile(
-    r"^\s*(?:([^:>]+?)\s*:)?\s*([A-Za-z0-9]*)\s*->\s*([A-Za-z0-9]*)\s*(?:@\s*([A-Za-z0-9]+))?\s*$"
-)
+_FIX = re.compile(r"^\s*(?:([^:>]+?)\s*:)?\s*([A-Za-z0-9]*)\s*->\s*([A-Za-z0-9]*)\s*(?:@\s*([A-Za-z0-9]+))?\s*$")
 
 
 def _class_name(text: str, fix: str) -> str:
@@ -93,9 +91,9 @@ def parse_fix(text: str) -> CardFix:
     m = _FIX.match(text)
     if not m or not (m.group(2) or m.group(3)):
         raise UserError(
-            f"--fix {text!r}: write OLD->NEW (\"8->9\"), OLD-> to delete (\"8->\"), "
+            f'--fix {text!r}: write OLD->NEW ("8->9"), OLD-> to delete ("8->"), '
             "->NEW@table / ->NEW@leftover to add a card, or ->NEW@RANK to add it to that rank's meld "
-            "(\"->JOKER@K\"); put SIDE: in front to name a side"
+            '("->JOKER@K"); put SIDE: in front to name a side'
         )
     side = m.group(1).strip() if m.group(1) else None
     old = _class_name(m.group(2), text) if m.group(2) else None
@@ -136,14 +134,12 @@ class PhotoCards:
     colour: bool = True  # False: a grey photo (`vision.ink.has_colour`), where no card can be named by its ink
 
 
-def read_photo(path: Path, role: str, side: str, detect: DetectFn, family: str = "standard",
-               wilds: bool = True, jokers: bool = True) -> PhotoCards:
+def read_photo(path: Path, role: str, side: str, detect: DetectFn, family: str = "standard", wilds: bool = True, jokers: bool = True) -> PhotoCards:
     """`side`'s photo of `role` read by the reading pipe (`vision.pipe.read`); `wilds`: boxes named again by the
     second-look readers and corners looked at again as whole cards; `jokers`: joker boxes grouped again."""
     flow = pipe.read(Path(path), role, Settings(detect=detect, family=family, wilds=wilds, jokers=jokers))
     width, height = flow.frame
-    return PhotoCards(Path(path), role, side, width, height, flow.cards, notes=flow.notes, blur=flow.blur,
-                      colour=flow.colour)
+    return PhotoCards(Path(path), role, side, width, height, flow.cards, notes=flow.notes, blur=flow.blur, colour=flow.colour)
 
 
 # ---------------------------------------------------------------- sides
@@ -327,12 +323,14 @@ def _place_table(rules: Rules, deck: DeckLayout, photo: PhotoCards, groups: list
     findings.extend(_face_down(photo, lay.backs, index))
     for c in lay.unplaced:
         photo.place[index[id(c)]] = UNPLACED
-        findings.append(Finding(
-            ERROR,
-            f"table photo {_where(c, photo)}: a {c.cls} lies in no meld's column, so it is not "
-            "scored: move it into its meld's column and photograph again, or add it with --fix",
-            photo.side,
-        ))
+        findings.append(
+            Finding(
+                ERROR,
+                f"table photo {_where(c, photo)}: a {c.cls} lies in no meld's column, so it is not "
+                "scored: move it into its meld's column and photograph again, or add it with --fix",
+                photo.side,
+            )
+        )
     for note in lay.notes:
         findings.append(Finding(WARNING, f"table photo {photo.path.name}: {note}", photo.side))
     return findings
@@ -343,9 +341,7 @@ def _face_down(photo: PhotoCards, backs: list[Card], index: dict[int, int]) -> l
     for c in backs:
         photo.place[index[id(c)]] = FACE_DOWN
     return [
-        Finding(WARNING, f"{photo.role} photo {_where(c, photo)}: a card is face down: turn it over and photograph again",
-                photo.side)
-        for c in backs
+        Finding(WARNING, f"{photo.role} photo {_where(c, photo)}: a card is face down: turn it over and photograph again", photo.side) for c in backs
     ]
 
 
@@ -365,8 +361,7 @@ def _addition_group(rules: Rules, side: str, fix: CardFix, groups: list[list[str
     Raises UserError when the fix names a meld ("->JOKER@K") the side does not have.
     """
     rank = _group_rank(rules, [fix.meld or fix.new])
-    target = next((g for g, cards in enumerate(groups)
-                   if rank is not None and _group_rank(rules, cards) == rank), None)
+    target = next((g for g, cards in enumerate(groups) if rank is not None and _group_rank(rules, cards) == rank), None)
     if fix.meld is not None and target is None:
         if rank is None:
             raise UserError(f"--fix {fix.text!r}: @{fix.meld} is not a rank that makes a meld; name one (e.g. @K)")
@@ -383,9 +378,11 @@ def _addition_group(rules: Rules, side: str, fix: CardFix, groups: list[list[str
 
 def blurred_message(photo: PhotoCards) -> str:
     """The warning for a blurred photo (`vision.sharpness.is_blurred`)."""
-    return (f"{photo.role} photo {photo.path.name} looks blurred (its index edges are {photo.blur:.1%} of an index "
-            f"wide, over the {BLURRED:.1%} where misreads grow common): check its cards on the picture, or hold the "
-            "camera still and photograph it again")
+    return (
+        f"{photo.role} photo {photo.path.name} looks blurred (its index edges are {photo.blur:.1%} of an index "
+        f"wide, over the {BLURRED:.1%} where misreads grow common): check its cards on the picture, or hold the "
+        "camera still and photograph it again"
+    )
 
 
 def ink_named(family: str) -> tuple[str, ...]:
@@ -401,9 +398,11 @@ def colourless_message(photo: PhotoCards, family: str) -> str | None:
         return None
     count = sum(c.cls in named for c in photo.cards)
     inks = "the colour of a 3" + (" and of a foot wild" if family == "barefoot" else "")
-    return (f"{photo.role} photo {photo.path.name} has no colour, so {inks} could only be guessed from its print "
-            f"({count} {'card' if count == 1 else 'cards'}: {' '.join(named)}): check them on the picture, or "
-            "photograph it again in colour")
+    return (
+        f"{photo.role} photo {photo.path.name} has no colour, so {inks} could only be guessed from its print "
+        f"({count} {'card' if count == 1 else 'cards'}: {' '.join(named)}): check them on the picture, or "
+        "photograph it again in colour"
+    )
 
 
 def build_side(rules: Rules, side: SideInput, photos: list[PhotoCards]) -> tuple[SideRound, list[Finding]]:
@@ -489,10 +488,7 @@ def score_photo_round(
         result = score_round(rules, round_no, rounds)
     except ValueError as exc:
         raise UserError(str(exc)) from exc
-    merged = tuple(
-        SideResult(r.name, r.total, r.lines, r.findings + tuple(extra.get(r.name, ())), r.melds)
-        for r in result.sides
-    )
+    merged = tuple(SideResult(r.name, r.total, r.lines, r.findings + tuple(extra.get(r.name, ())), r.melds) for r in result.sides)
     result = RoundResult(result.rules, result.round, merged)
     return PhotoRound(
         rules=rules,
@@ -613,9 +609,7 @@ def _need(data: Any, key: str, kind: type | tuple[type, ...], where: str) -> Any
 
 
 def _box(value: Any, where: str) -> tuple[float, float, float, float]:
-    if not isinstance(value, list) or len(value) != 4 or not all(
-        isinstance(v, (int, float)) and not isinstance(v, bool) for v in value
-    ):
+    if not isinstance(value, list) or len(value) != 4 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
         raise UserError(f"{where}: a box is four numbers [x1, y1, x2, y2], got {value!r}")
     x1, y1, x2, y2 = (float(v) for v in value)
     return (min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2))
@@ -650,19 +644,20 @@ def inputs_from_dict(data: Any, source: str) -> tuple[str, int, list[SideInput],
     for k, s in enumerate(_need(inp, "sides", list, f"{where}: input")):
         w = f"{where}: input.sides[{k}]"
         fixes = [parse_fix(t) for t in s.get("fixes", [])] if isinstance(s, dict) else []
-        sides.append(SideInput(
-            name=_need(s, "name", str, w),
-            went_out=bool(s.get("went_out", False)),
-            perfect_deal=bool(s.get("perfect_deal", False)),
-            partners=s.get("partners"),
-            one_player=bool(s.get("one_player", False)),
-            table=_cards(s.get("table", []), w + ".table"),
-            leftover=_cards(s.get("leftover", []), w + ".leftover"),
-            fixes=fixes,
-        ))
+        sides.append(
+            SideInput(
+                name=_need(s, "name", str, w),
+                went_out=bool(s.get("went_out", False)),
+                perfect_deal=bool(s.get("perfect_deal", False)),
+                partners=s.get("partners"),
+                one_player=bool(s.get("one_player", False)),
+                table=_cards(s.get("table", []), w + ".table"),
+                leftover=_cards(s.get("leftover", []), w + ".leftover"),
+                fixes=fixes,
+            )
+        )
     names = {s.name for s in sides}
-    photos = [photo_from_dict(p, f"{where}: photos[{k}]", names)
-              for k, p in enumerate(data.get("photos", []) if isinstance(data, dict) else [])]
+    photos = [photo_from_dict(p, f"{where}: photos[{k}]", names) for k, p in enumerate(data.get("photos", []) if isinstance(data, dict) else [])]
     return rules_name, round_no, sides, photos
 
 
@@ -685,7 +680,7 @@ def photo_from_dict(p: Any, where: str, names: set[str]) -> PhotoCards:
         conf = float(c.get("conf", 1.0))
         corner_boxes = c.get("corners") or [c.get("box")]
         if corner_boxes == [None]:
-            raise UserError(f"{cw}: give the card a \"box\"")
+            raise UserError(f'{cw}: give the card a "box"')
         corners = tuple(Detection(cls, conf, _box(b, cw)) for b in corner_boxes)
         marks = tuple(Detection(cls, conf, _box(b, cw)) for b in _need(c, "marks", list, cw)) if "marks" in c else ()
         cards.append(Card(cls, conf, corners, marks))
@@ -733,8 +728,9 @@ def least_sure(pr: PhotoRound, count: int = 8) -> list[UnsureCard]:
                 continue
             x, y = card.center
             meld = photo.group.get(i)
-            found.append(UnsureCard(photo.side, str(photo.path), card.cls, card.conf, x, y,
-                                    photo.place.get(i, ""), None if meld is None else meld + 1))
+            found.append(
+                UnsureCard(photo.side, str(photo.path), card.cls, card.conf, x, y, photo.place.get(i, ""), None if meld is None else meld + 1)
+            )
     found.sort(key=lambda u: u.conf)
     return found[:count]
 
@@ -756,8 +752,13 @@ def _meld_label(side: SideResult | None, g: int) -> str:
     m = side.melds[g]
     if m.kind == "red3s":
         return f"red 3s: {m.points:+d}"
-    kind = {"clean": "clean book", "dirty": "dirty book", "clothing_stack": "clothing stack",
-            "clothing_set": "clothing set", "invalid": "INVALID"}.get(m.kind, "meld")
+    kind = {
+        "clean": "clean book",
+        "dirty": "dirty book",
+        "clothing_stack": "clothing stack",
+        "clothing_set": "clothing set",
+        "invalid": "INVALID",
+    }.get(m.kind, "meld")
     rank = f"{m.rank}s" if m.rank else "?"
     return f"meld {g + 1} ({rank}, {kind}): {m.points:+d}"
 

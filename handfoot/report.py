@@ -74,8 +74,7 @@ def rules_table(rules: Rules) -> Table:
     if rules.sides:
         row("sides", rules.sides)
     row("rounds", rules.rounds)
-    row("opening meld by round", " / ".join(map(str, rules.opening_meld))
-        + ("" if rules.opening_counts_books else " (complete books do not count)"))
+    row("opening meld by round", " / ".join(map(str, rules.opening_meld)) + ("" if rules.opening_counts_books else " (complete books do not count)"))
     row("card values", ", ".join(f"{k}: {v}" for k, v in rules.card_values))
     row("meld size", f"at least {rules.min_meld}; a book is {rules.book_size}+")
     limits = [f"naturals >= wilds + {rules.natural_margin}"]
@@ -98,9 +97,12 @@ def rules_table(rules: Rules) -> Table:
     else:
         row("3s", "plain numbers (no red or black 3 rules)")
     if rules.clothing_stack_bonus or rules.family == "barefoot":
-        row("clothing stack", f"{rules.clothing_stack_bonus} (7+ clothing cards, no wilds); "
+        row(
+            "clothing stack",
+            f"{rules.clothing_stack_bonus} (7+ clothing cards, no wilds); "
             f"clothing cards count {rules.clothing_meld_value} toward the opening meld; "
-            "those not in a stack count against")
+            "those not in a stack count against",
+        )
     row("going-out bonus", rules.going_out_bonus or "none")
     books = " / ".join(f"{c}c+{d}d" for c, d in zip(rules.going_out_clean, rules.going_out_dirty))
     row("books to go out by round", books)

@@ -1,16 +1,16 @@
 """Round files: one round's cards typed in by hand (TOML or JSON), parsed and checked.
 
-    rules = "remastered-singles"   # preset name or rules file path (relative to this file)
-    round = 1
-    [[sides]]
-    name = "Ann"
-    went_out = true                # optional, default false
-    perfect_deal = false           # optional, default false
-    partners = false               # optional; default: a partnership when leftover lists 2+ players
-    table = ["4 4 4 4 4 4 4", "10 10 10 10 2 2 JOKER", "3R 3R"]
-    leftover = ["5 9 3B"]          # one string per player of the side
-    table_photos = []              # optional paths, relative to this file
-    leftover_photos = []
+rules = "remastered-singles"   # preset name or rules file path (relative to this file)
+round = 1
+[[sides]]
+name = "Ann"
+went_out = true                # optional, default false
+perfect_deal = false           # optional, default false
+partners = false               # optional; default: a partnership when leftover lists 2+ players
+table = ["4 4 4 4 4 4 4", "10 10 10 10 2 2 JOKER", "3R 3R"]
+leftover = ["5 9 3B"]          # one string per player of the side
+table_photos = []              # optional paths, relative to this file
+leftover_photos = []
 """
 
 from __future__ import annotations
@@ -28,8 +28,7 @@ from scoring.rounds import SideRound
 from scoring.rules import Rules
 
 _ROUND_KEYS = {"rules", "round", "sides"}
-_SIDE_KEYS = {"name", "went_out", "perfect_deal", "partners", "table", "leftover",
-              "table_photos", "leftover_photos"}
+_SIDE_KEYS = {"name", "went_out", "perfect_deal", "partners", "table", "leftover", "table_photos", "leftover_photos"}
 _LOWER = {name.lower(): name for name in CLASS_NAMES}
 
 
@@ -176,10 +175,7 @@ def load_round(path: Path) -> RoundSpec:
     rules = load_rules(rules_name, relative_to=path.parent)
     round_no = data["round"]
     if isinstance(round_no, bool) or not isinstance(round_no, int) or not 1 <= round_no <= rules.rounds:
-        raise UserError(
-            f"round file {path}: round must be a whole number from 1 to {rules.rounds} "
-            f"under {rules.name}, got {round_no!r}"
-        )
+        raise UserError(f"round file {path}: round must be a whole number from 1 to {rules.rounds} under {rules.name}, got {round_no!r}")
     sides = data["sides"]
     if not isinstance(sides, list) or not sides:
         raise UserError(f"round file {path}: sides must be a non-empty list of tables")

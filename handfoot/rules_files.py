@@ -85,10 +85,7 @@ def _rules_file(name_or_path: str, relative_to: Path | None) -> tuple[Path, dict
     if not path.is_file():
         if _looks_like_path(name_or_path):
             raise UserError(f"rules file not found: {path}")
-        raise UserError(
-            f"unknown rule preset {name_or_path!r}; presets: {', '.join(preset_names())} "
-            "(or give the path of a rules .toml file)"
-        )
+        raise UserError(f"unknown rule preset {name_or_path!r}; presets: {', '.join(preset_names())} (or give the path of a rules .toml file)")
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:

@@ -30,9 +30,11 @@ from handfoot.ledger import SideDef
 from handfoot.rules_files import load_rules, preset_names
 
 #: The page's files, by URL path: nothing else is served from the package.
-STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
-          "/app.js": ("app.js", "text/javascript; charset=utf-8"),
-          "/app.css": ("app.css", "text/css; charset=utf-8")}
+STATIC = {
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/app.css": ("app.css", "text/css; charset=utf-8"),
+}
 MAX_JSON_BYTES = 1024 * 1024
 #: Longest side of the picture the page shows (the photo itself is kept as sent).
 VIEW_SIDE = 1600
@@ -199,8 +201,7 @@ class Api:
             new = body.get("to")
             if new is not None and not isinstance(new, str):
                 raise UserError('"to" is a card name, or null to remove the card')
-            self.book.correct(game, number, side, photo_id=_field(body, "photo", str), card=body.get("card"),
-                              new=new or None)
+            self.book.correct(game, number, side, photo_id=_field(body, "photo", str), card=body.get("card"), new=new or None)
         return HTTPStatus.CREATED, self.book.round_view(game, number)
 
     def undo_correction(self, req: Handler, g: dict[str, str]) -> Any:
@@ -360,9 +361,7 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Length", str(len(data)))
             self.send_header("X-Content-Type-Options", "nosniff")
             if content_type.startswith("text/html"):
-                self.send_header("Content-Security-Policy",
-                                 "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; "
-                                 "connect-src 'self'")
+                self.send_header("Content-Security-Policy", "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; connect-src 'self'")
             for key, value in (headers or {}).items():
                 self.send_header(key, value)
             if self.close_connection:

@@ -6,9 +6,29 @@ This is the one contract vision and scoring share; it says nothing of points.
 from __future__ import annotations
 
 CLASS_NAMES: tuple[str, ...] = (
-    "A", "2", "3R", "3B", "4", "5", "6", "7", "8", "9", "10",
-    "J", "Q", "K", "JOKER", "1", "11", "12", "WILD20", "WILD50",
-    "SOCK", "SHOE", "BACK",
+    "A",
+    "2",
+    "3R",
+    "3B",
+    "4",
+    "5",
+    "6",
+    "7",
+    "8",
+    "9",
+    "10",
+    "J",
+    "Q",
+    "K",
+    "JOKER",
+    "1",
+    "11",
+    "12",
+    "WILD20",
+    "WILD50",
+    "SOCK",
+    "SHOE",
+    "BACK",
 )
 CLASS_ID: dict[str, int] = {name: i for i, name in enumerate(CLASS_NAMES)}
 

@@ -64,8 +64,7 @@ def score_side(rules: Rules, round_no: int, side: SideRound) -> SideResult:
     if side.perfect_deal:
         _perfect_deal(sheet, rules)
     total = sum(line.points for line in sheet.lines)
-    return SideResult(side.name, total, tuple(sheet.lines), tuple(sheet.findings),
-                      tuple(g.meld for g in groups))
+    return SideResult(side.name, total, tuple(sheet.lines), tuple(sheet.findings), tuple(g.meld for g in groups))
 
 
 def _books(sheet: _Sheet, groups: Sequence[GroupScore]) -> None:
@@ -92,6 +91,7 @@ def _has_melds(groups: Sequence[GroupScore]) -> bool:
 
 def _cards_on_table(sheet: _Sheet, groups: Sequence[GroupScore]) -> None:
     """Cards in melds count for the side; 3s and loose clothing on the table count against it."""
+
     def total_of(key: str) -> int:
         return sum(g.contributions.get(key, 0) for g in groups)
 
@@ -106,15 +106,16 @@ def _cards_on_table(sheet: _Sheet, groups: Sequence[GroupScore]) -> None:
             sheet.add(label, total_of(key))
 
 
-def _opening_minimum(sheet: _Sheet, rules: Rules, round_no: int, minimum: int,
-                     groups: Sequence[GroupScore]) -> None:
+def _opening_minimum(sheet: _Sheet, rules: Rules, round_no: int, minimum: int, groups: Sequence[GroupScore]) -> None:
     """A table whose valid melds cannot have reached the round's opening minimum is a warning."""
     most = sum(g.opening_value for g in groups)
     if _has_melds(groups) and most < minimum:
-        books = "" if rules.opening_counts_books else \
-            f" (a complete book counts only as the meld of {rules.book_size - 1} cards it grew from)"
-        sheet.find(WARNING, f"the valid melds on the table can have counted at most {most} toward the "
-                            f"opening{books}, below round {round_no}'s opening minimum of {minimum}")
+        books = "" if rules.opening_counts_books else f" (a complete book counts only as the meld of {rules.book_size - 1} cards it grew from)"
+        sheet.find(
+            WARNING,
+            f"the valid melds on the table can have counted at most {most} toward the "
+            f"opening{books}, below round {round_no}'s opening minimum of {minimum}",
+        )
 
 
 def _hand_and_foot(sheet: _Sheet, rules: Rules, side: SideRound) -> None:
@@ -140,8 +141,7 @@ def _hand_and_foot(sheet: _Sheet, rules: Rules, side: SideRound) -> None:
         sheet.add(f"black 3s left in hand and foot ({len(black3s)})", -sum(black3s))
 
 
-def _going_out(sheet: _Sheet, rules: Rules, round_no: int, side: SideRound,
-               groups: Sequence[GroupScore]) -> None:
+def _going_out(sheet: _Sheet, rules: Rules, round_no: int, side: SideRound, groups: Sequence[GroupScore]) -> None:
     """The going-out bonus, when every going-out condition holds (each failed one is an error)."""
     conditions = [
         _emptied_hand_and_foot(sheet, side),
@@ -157,14 +157,12 @@ def _emptied_hand_and_foot(sheet: _Sheet, side: SideRound) -> bool:
     if not side.leftover or not all(len(cards) for cards in side.leftover):
         return True
     held = min(len(cards) for cards in side.leftover)
-    who = "every player still holds cards" if len(side.leftover) > 1 else \
-        f"{_plural(held, 'card')} still in hand and foot"
+    who = "every player still holds cards" if len(side.leftover) > 1 else f"{_plural(held, 'card')} still in hand and foot"
     sheet.find(ERROR, f"went out with {who}: no going-out bonus")
     return False
 
 
-def _has_books_to_go_out(sheet: _Sheet, rules: Rules, round_no: int, side: SideRound,
-                         groups: Sequence[GroupScore]) -> bool:
+def _has_books_to_go_out(sheet: _Sheet, rules: Rules, round_no: int, side: SideRound, groups: Sequence[GroupScore]) -> bool:
     """Going out needs the round's clean and dirty books (partnerships may need more)."""
     need_clean, need_dirty = rules.books_to_go_out(round_no, side.is_partnership)
     clean = sum(1 for g in groups if g.meld.kind == "clean")
@@ -172,8 +170,11 @@ def _has_books_to_go_out(sheet: _Sheet, rules: Rules, round_no: int, side: SideR
     if clean >= need_clean and dirty >= need_dirty:
         return True
     who = "a partnership" if side.is_partnership else "a side"
-    sheet.find(ERROR, f"going out in round {round_no} needs {who} to have {need_clean} clean and "
-                      f"{need_dirty} dirty books; it has {clean} clean and {dirty} dirty: no going-out bonus")
+    sheet.find(
+        ERROR,
+        f"going out in round {round_no} needs {who} to have {need_clean} clean and "
+        f"{need_dirty} dirty books; it has {clean} clean and {dirty} dirty: no going-out bonus",
+    )
     return False
 
 
@@ -185,8 +186,11 @@ def _clothing_sets_are_stacks(sheet: _Sheet, rules: Rules, groups: Sequence[Grou
     for g in groups:
         if g.meld.rank == "clothing" and g.meld.kind != "clothing_stack":
             ok = False
-            sheet.find(ERROR, f"meld {g.meld.index + 1}: went out with a clothing set that is not a "
-                              f"stack of {rules.book_size}: no going-out bonus", g.meld.index)
+            sheet.find(
+                ERROR,
+                f"meld {g.meld.index + 1}: went out with a clothing set that is not a stack of {rules.book_size}: no going-out bonus",
+                g.meld.index,
+            )
     return ok
 
 
@@ -205,8 +209,7 @@ def score_round(rules: Rules, round_no: int, sides: Sequence[SideRound]) -> Roun
     if len(out) > 1:
         note = f"{', '.join(out)} all say they went out; only one side can end the round"
         results = [
-            SideResult(r.name, r.total, r.lines, r.findings + (Finding(WARNING, note, r.name),), r.melds)
-            if s.went_out else r
+            SideResult(r.name, r.total, r.lines, r.findings + (Finding(WARNING, note, r.name),), r.melds) if s.went_out else r
             for r, s in zip(results, sides)
         ]
     return RoundResult(rules.name, round_no, tuple(results))

@@ -26,9 +26,9 @@ from scoring.rules import Rules
 
 # Contribution keys: each meld's points fall under one of these breakdown lines.
 TABLE_CARDS = "table_cards"
-RED3_LAID = "red3_laid"          # counted in cards, priced by the engine (all-laid bonus)
+RED3_LAID = "red3_laid"  # counted in cards, priced by the engine (all-laid bonus)
 CLOTHING_AGAINST = "clothing_against"
-RED3_AGAINST = "red3_against"    # counted in cards
+RED3_AGAINST = "red3_against"  # counted in cards
 BLACK3_AGAINST = "black3_against"  # counted in cards
 
 
@@ -58,7 +58,7 @@ class GroupScore:
     contributions: Counter = field(default_factory=Counter)
     bonus_label: str = ""
     red3_laid: int = 0
-    opening_value: int = 0   # the most it can have counted toward the opening minimum
+    opening_value: int = 0  # the most it can have counted toward the opening minimum
 
 
 def describe(index: int, cards: Sequence[str]) -> str:
@@ -104,20 +104,16 @@ class _Group:
         first = self.seen_ranks.setdefault(rank, self.index)
         return None if first == self.index else first
 
-    def result(self, kind: str, rank: str | None = None, bonus: int = 0, label: str = "",
-               opening_value: int = 0) -> GroupScore:
+    def result(self, kind: str, rank: str | None = None, bonus: int = 0, label: str = "", opening_value: int = 0) -> GroupScore:
         """The judged group: its points are its contributions plus any laid red 3s."""
         if bonus:
             self.contrib["bonus"] += bonus
         points = sum(self.contrib.values()) + self.red3_laid * self.rules.value("red3")
-        meld = Meld(self.index, self.cards, rank, len(self.of(NATURAL)), len(self.of(WILD)), kind,
-                    points, bonus)
+        meld = Meld(self.index, self.cards, rank, len(self.of(NATURAL)), len(self.of(WILD)), kind, points, bonus)
         return GroupScore(meld, self.findings, self.contrib, label, self.red3_laid, opening_value)
 
 
-def analyse_group(
-    rules: Rules, side: str, index: int, cards: Sequence[str], seen_ranks: dict[str, int]
-) -> GroupScore:
+def analyse_group(rules: Rules, side: str, index: int, cards: Sequence[str], seen_ranks: dict[str, int]) -> GroupScore:
     """Judge one table group. `seen_ranks` (rank -> first meld index) is updated in place."""
     group = _Group(rules, side, index, tuple(cards), seen_ranks)
     _sort_cards(group)
@@ -191,8 +187,9 @@ def _clothing_set(group: _Group) -> GroupScore:
         group.breaks(f"a second clothing set (meld {earlier + 1} is one already)")
     if not group.invalid and len(clothing) >= rules.book_size:
         group.contrib[TABLE_CARDS] += group.value(CLOTHING)
-        return group.result("clothing_stack", "clothing", rules.clothing_stack_bonus, "clothing stack",
-                            opening_value=_opening_value(group, is_book=True))
+        return group.result(
+            "clothing_stack", "clothing", rules.clothing_stack_bonus, "clothing stack", opening_value=_opening_value(group, is_book=True)
+        )
     group.contrib[CLOTHING_AGAINST] -= group.value(CLOTHING)
     if group.invalid:
         return group.result("invalid", "clothing")
@@ -223,8 +220,7 @@ def _number_meld(group: _Group) -> GroupScore:
         return group.result("meld", rank, opening_value=_opening_value(group, is_book=False))
     kind = "dirty" if wilds else "clean"
     bonus = rules.dirty_book if wilds else rules.clean_book
-    return group.result(kind, rank, bonus, f"{kind} book of {rank_plural(rank)}",
-                        opening_value=_opening_value(group, is_book=True))
+    return group.result(kind, rank, bonus, f"{kind} book of {rank_plural(rank)}", opening_value=_opening_value(group, is_book=True))
 
 
 def _one_rank(group: _Group) -> str | None:
@@ -264,9 +260,7 @@ def _opening_value(group: _Group, is_book: bool) -> int:
         return cards * rules.clothing_meld_value
     if not is_book or rules.opening_counts_books:
         return group.value(NATURAL) + group.value(WILD)
-    return _best_meld_below_book(
-        rules, [rules.value(k.value_key) for k in group.of(NATURAL)],
-        [rules.value(k.value_key) for k in group.of(WILD)])
+    return _best_meld_below_book(rules, [rules.value(k.value_key) for k in group.of(NATURAL)], [rules.value(k.value_key) for k in group.of(WILD)])
 
 
 def _best_meld_below_book(rules: Rules, naturals: list[int], wilds: list[int]) -> int:
@@ -286,9 +280,7 @@ def _wild_rule(rules: Rules, naturals: int) -> str:
     if rules.max_wilds:
         parts.append(f"at most {rules.max_wilds} wilds in a meld")
     if rules.no_wild_after_book:
-        parts.append(
-            f"no wild may go onto a finished book, so at most {rules.wilds_before_book()} wilds"
-        )
+        parts.append(f"no wild may go onto a finished book, so at most {rules.wilds_before_book()} wilds")
     return f"{'; '.join(parts)} (here at most {rules.wilds_allowed(naturals)})"
 
 

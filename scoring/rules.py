@@ -230,9 +230,7 @@ def _check_type(where: str, kind: str, value: Any) -> Any:
         raise RulesError(f"{where} must be a number or a list of numbers, got {value!r}")
     if isinstance(value, int):
         return value
-    if isinstance(value, (list, tuple)) and value and all(
-        isinstance(v, int) and not isinstance(v, bool) for v in value
-    ):
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
         return tuple(value)
     raise RulesError(f"{where} must be a number or a non-empty list of numbers, got {value!r}")
 
@@ -247,8 +245,7 @@ def rules_from_dict(data: Mapping[str, Any], presets: Mapping[str, dict]) -> Rul
         raise RulesError("a rules file must be a table of keys")
     merged = _resolve_base(data, presets)
     fields = _read_keys(merged)
-    for required in ("name", "family", "rounds", "opening_meld", "clean_book", "dirty_book",
-                     "going_out_clean", "going_out_dirty"):
+    for required in ("name", "family", "rounds", "opening_meld", "clean_book", "dirty_book", "going_out_clean", "going_out_dirty"):
         if required not in fields:
             raise RulesError(f"rules lack '{_key_of(required)}'")
     family = fields["family"]
@@ -260,8 +257,7 @@ def rules_from_dict(data: Mapping[str, Any], presets: Mapping[str, dict]) -> Rul
     fields["card_values"] = _card_values(family, merged.get("card_values"))
     fields.setdefault("partner_going_out_clean", fields["going_out_clean"])
     fields.setdefault("partner_going_out_dirty", fields["going_out_dirty"])
-    for field in ("opening_meld", "going_out_clean", "going_out_dirty",
-                  "partner_going_out_clean", "partner_going_out_dirty"):
+    for field in ("opening_meld", "going_out_clean", "going_out_dirty", "partner_going_out_clean", "partner_going_out_dirty"):
         fields[field] = _per_round(_key_of(field), fields[field], rounds)
     for field in ("min_meld", "book_size"):
         if fields[field] < 1:
@@ -301,9 +297,7 @@ def _card_values(family: str, table: Any) -> tuple[tuple[str, int], ...]:
     keys = VALUE_KEYS[family]
     for key in table:
         if key not in keys:
-            raise RulesError(
-                f"unknown key 'card_values.{key}' for the {family} deck family (known: {', '.join(keys)})"
-            )
+            raise RulesError(f"unknown key 'card_values.{key}' for the {family} deck family (known: {', '.join(keys)})")
     missing = [k for k in keys if k not in table]
     if missing:
         raise RulesError(f"card_values lacks {', '.join(missing)}")

@@ -50,8 +50,7 @@ def tally(frames: list[Path]) -> dict:
             if named != cls:
                 count["wrong"] += 1
                 wrong[group][f"{cls}->{named}"] += 1
-    return {g: {**{k: groups[g][k] for k in ("boxes", "grey", "named", "wrong")}, "wrong_by": dict(wrong[g])}
-            for g in groups}
+    return {g: {**{k: groups[g][k] for k in ("boxes", "grey", "named", "wrong")}, "wrong_by": dict(wrong[g])} for g in groups}
 
 
 def main() -> None:
@@ -60,7 +59,7 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0, help="skip the photos before this one (sorted by name)")
     parser.add_argument("--limit", type=int, default=0, help="use at most this many photos (0: all)")
     args = parser.parse_args()
-    frames = sorted(p for p in args.frames.glob("*.jpg") if p.with_suffix(".json").is_file())[args.first:]
+    frames = sorted(p for p in args.frames.glob("*.jpg") if p.with_suffix(".json").is_file())[args.first :]
     if args.limit:
         frames = frames[: args.limit]
     print(json.dumps({"photos": len(frames), **tally(frames)}))

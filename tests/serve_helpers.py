@@ -24,13 +24,11 @@ class TrueCorners:
     """A detector that answers with a photo's true corner boxes (by its size), optionally slowly, and
     records how many reads ran at once."""
 
-    def __init__(self, names: tuple[str, ...] = ("ann-table", "ann-hand", "bob-table", "bob-hand"),
-                 delay: float = 0.0) -> None:
+    def __init__(self, names: tuple[str, ...] = ("ann-table", "ann-hand", "bob-table", "bob-hand"), delay: float = 0.0) -> None:
         self.by_size: dict[tuple[int, int], list[Detection]] = {}
         for name in names:
             scene = json.loads((PHOTOS / f"{name}.json").read_text())
-            self.by_size[(scene["width"], scene["height"])] = [
-                Detection(c["cls"], 0.9, tuple(box)) for c in scene["cards"] for box in c["corners"]]
+            self.by_size[(scene["width"], scene["height"])] = [Detection(c["cls"], 0.9, tuple(box)) for c in scene["cards"] for box in c["corners"]]
         self.delay = delay
         self.running = 0
         self.most_at_once = 0
@@ -60,8 +58,7 @@ class Served:
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 
-    def call(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None,
-             raw: bytes | None = None) -> tuple[int, Any]:
+    def call(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None, raw: bytes | None = None) -> tuple[int, Any]:
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
         data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
         conn.request(method, path, body=data, headers=headers or {})

@@ -73,11 +73,10 @@ def test_score_round_table(tmp_path: Path, capsys) -> None:
 
 
 def test_score_round_json_file(tmp_path: Path, capsys) -> None:
-    data = {"rules": "online-classic", "round": 2,
-            "sides": [{"name": "Us", "table": ["9 9 9 9 9 9 9", "3B 3B 3B"], "leftover": ["", ""]}]}
+    data = {"rules": "online-classic", "round": 2, "sides": [{"name": "Us", "table": ["9 9 9 9 9 9 9", "3B 3B 3B"], "leftover": ["", ""]}]}
     path = write(tmp_path, json.dumps(data), "round.json")
     status, out, _ = run(capsys, "score-round", str(path), "--json")
-    assert status == 3                                   # a meld of 3s is an error finding
+    assert status == 3  # a meld of 3s is an error finding
     findings = json.loads(out)["sides"][0]["findings"]
     assert any(f["level"] == "error" and "meld of 3s" in f["message"] for f in findings)
 
@@ -100,24 +99,25 @@ def test_custom_rules_file_relative_to_the_round_file(tmp_path: Path, capsys) ->
     assert {"label": "clean book of 4s", "points": 100} in data["sides"][0]["lines"]
 
 
-@pytest.mark.parametrize(("text", "name", "message"), [
-    ("rules = [", "round.toml", "not valid TOML"),
-    ('{"rules": ', "round.json", "not valid JSON"),
-    ('round = 1\n[[sides]]\nname = "A"\n', "round.toml", "lacks the key 'rules'"),
-    (GOOD.replace("round = 1", "round = 9"), "round.toml", "round must be a whole number from 1 to 4"),
-    (GOOD.replace('"remastered-singles"', '"house"'), "round.toml", "unknown rule preset 'house'"),
-    (GOOD.replace('"remastered-singles"', '"missing.toml"'), "round.toml", "rules file not found"),
-    (GOOD.replace("5 9 3B", "5 9 3X"), "round.toml", "unknown card '3X'"),
-    (GOOD.replace("went_out = true", "went_out = 1"), "round.toml", "went_out must be true or false"),
-    (GOOD.replace('name = "Bob"', 'name = "Bob"\ncolour = "red"'), "round.toml", "unknown key 'colour'"),
-    (GOOD.replace('name = "Bob"', 'name = "Ann"'), "round.toml", "two sides are named 'Ann'"),
-    (GOOD.replace('leftover = [""]', 'leftover = "5 9"'), "round.toml", "leftover must be a list of strings"),
-    (GOOD.replace('leftover = [""]', 'leftover = [""]\ntable_photos = "a.jpg"'), "round.toml",
-     "table_photos must be a list of strings"),
-    ("rules = 'online-classic'\nround = 1\nsides = []\n", "round.toml", "sides must be a non-empty list"),
-])
-def test_unusable_input_exits_2_with_a_clear_message(tmp_path: Path, capsys, text: str, name: str,
-                                                     message: str) -> None:
+@pytest.mark.parametrize(
+    ("text", "name", "message"),
+    [
+        ("rules = [", "round.toml", "not valid TOML"),
+        ('{"rules": ', "round.json", "not valid JSON"),
+        ('round = 1\n[[sides]]\nname = "A"\n', "round.toml", "lacks the key 'rules'"),
+        (GOOD.replace("round = 1", "round = 9"), "round.toml", "round must be a whole number from 1 to 4"),
+        (GOOD.replace('"remastered-singles"', '"house"'), "round.toml", "unknown rule preset 'house'"),
+        (GOOD.replace('"remastered-singles"', '"missing.toml"'), "round.toml", "rules file not found"),
+        (GOOD.replace("5 9 3B", "5 9 3X"), "round.toml", "unknown card '3X'"),
+        (GOOD.replace("went_out = true", "went_out = 1"), "round.toml", "went_out must be true or false"),
+        (GOOD.replace('name = "Bob"', 'name = "Bob"\ncolour = "red"'), "round.toml", "unknown key 'colour'"),
+        (GOOD.replace('name = "Bob"', 'name = "Ann"'), "round.toml", "two sides are named 'Ann'"),
+        (GOOD.replace('leftover = [""]', 'leftover = "5 9"'), "round.toml", "leftover must be a list of strings"),
+        (GOOD.replace('leftover = [""]', 'leftover = [""]\ntable_photos = "a.jpg"'), "round.toml", "table_photos must be a list of strings"),
+        ("rules = 'online-classic'\nround = 1\nsides = []\n", "round.toml", "sides must be a non-empty list"),
+    ],
+)
+def test_unusable_input_exits_2_with_a_clear_message(tmp_path: Path, capsys, text: str, name: str, message: str) -> None:
     status, out, err = run(capsys, "score-round", str(write(tmp_path, text, name)))
     assert status == 2
     assert message in err
@@ -261,8 +261,7 @@ def test_score_game_adds_rounds(tmp_path: Path, capsys) -> None:
 
 def test_score_game_refuses_mixed_rules_or_repeated_rounds(tmp_path: Path, capsys) -> None:
     one = write(tmp_path, GOOD, "r1.toml")
-    other = write(tmp_path, GOOD.replace('"remastered-singles"', '"online-classic"').replace("round = 1", "round = 2"),
-                  "r2.toml")
+    other = write(tmp_path, GOOD.replace('"remastered-singles"', '"online-classic"').replace("round = 1", "round = 2"), "r2.toml")
     status, _, err = run(capsys, "score-game", str(one), str(other))
     assert status == 2 and "different rules" in err
     status, _, err = run(capsys, "score-game", str(one), str(one))

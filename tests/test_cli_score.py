@@ -76,8 +76,7 @@ HAND_DETS = card_corners("9", 100, 100) + card_corners("3B", 200, 100)
 def test_score_one_side_json_shape_and_total(tmp_path, fake, capsys):
     table = fake(tmp_path / "table.png", TABLE_DETS, 1001)
     hand = fake(tmp_path / "hand.png", HAND_DETS, 1002)
-    status, out, _ = run(capsys, "score", table, "--leftover", hand, "--rules", RULES, "--round", 1,
-                         "--name", "Ann", "--json")
+    status, out, _ = run(capsys, "score", table, "--leftover", hand, "--rules", RULES, "--round", 1, "--name", "Ann", "--json")
     assert status == 0
     data = json.loads(out)
     assert set(data) >= {"rules", "round", "sides", "photos", "input"}
@@ -112,8 +111,7 @@ def test_face_down_card_is_a_warning(tmp_path, fake, capsys):
     data = json.loads(out)
     findings = data["sides"][0]["findings"]
     assert status == 0
-    assert any(f["level"] == "warning" and "face down: turn it over and photograph again" in f["message"]
-               for f in findings)
+    assert any(f["level"] == "warning" and "face down: turn it over and photograph again" in f["message"] for f in findings)
 
 
 def _index_photo(fake, path: Path, detections, width: int, sigma: float) -> Path:
@@ -143,8 +141,9 @@ def test_a_blurred_photo_is_a_warning_that_rescore_keeps(tmp_path, fake, capsys)
     assert status == 0 and "looks blurred" in out
 
 
-@pytest.mark.parametrize(("key", "bad", "said"), [("blur", "soft", "photos[0]: 'blur' is a number or null"),
-                                                  ("colour", "grey", "photos[0]: 'colour' is true or false")])
+@pytest.mark.parametrize(
+    ("key", "bad", "said"), [("blur", "soft", "photos[0]: 'blur' is a number or null"), ("colour", "grey", "photos[0]: 'colour' is true or false")]
+)
 def test_a_bad_photo_figure_in_a_result_file_is_a_clean_error(tmp_path, fake, capsys, key, bad, said):
     table = fake(tmp_path / "t.png", TABLE_DETS, 1022)
     status, out, _ = run(capsys, "score", table, "--rules", RULES, "--round", 1, "--json")
@@ -199,8 +198,7 @@ def test_a_grey_photo_warns_only_of_cards_that_ink_names_in_its_family(tmp_path,
 
     table = fake(tmp_path / "t.png", column(["4"] * 7, 100, 100), 1033)
     hand = fake(tmp_path / "h.png", card_corners("WILD50", 100, 100) + card_corners("9", 300, 100), 1034)
-    status, out, _ = run(capsys, "score", table, "--leftover", hand, "--rules", "bare-foot-n-wild", "--round", 1,
-                         "--json")
+    status, out, _ = run(capsys, "score", table, "--leftover", hand, "--rules", "bare-foot-n-wild", "--round", 1, "--json")
     (warning,) = _colourless(json.loads(out))
     assert "leftover photo h.png" in warning["message"] and "foot wild" in warning["message"]
     assert "1 card: WILD50" in warning["message"]
@@ -237,8 +235,7 @@ def test_bad_photo_exits_2_naming_the_file(tmp_path, fake, capsys, make, words):
 
 def test_bad_leftover_photo_fails_before_any_detection(tmp_path, fake, capsys):
     table = fake(tmp_path / "t.png", TABLE_DETS, 1006)
-    status, _, err = run(capsys, "score", table, "--leftover", tmp_path / "gone.png", "--rules", RULES,
-                         "--round", 1)
+    status, _, err = run(capsys, "score", table, "--leftover", tmp_path / "gone.png", "--rules", RULES, "--round", 1)
     assert status == 2 and "gone.png" in err
     assert fake.detector.calls == 0
 
@@ -261,8 +258,7 @@ def test_unknown_rules_and_bad_round_exit_2(tmp_path, fake, capsys):
 
 def test_missing_model_is_a_clean_error(tmp_path, capsys):
     Image.fromarray(np.zeros((50, 50, 3), np.uint8)).save(tmp_path / "t.png")
-    status, _, err = run(capsys, "score", tmp_path / "t.png", "--rules", RULES, "--round", 1,
-                         "--model", tmp_path / "none.pt")
+    status, _, err = run(capsys, "score", tmp_path / "t.png", "--rules", RULES, "--round", 1, "--model", tmp_path / "none.pt")
     assert status == 2 and "none.pt" in err and "Traceback" not in err
 
 
@@ -314,8 +310,9 @@ def test_fix_changes_the_least_confident_card(tmp_path, fake, capsys):
 
 def test_fix_delete_and_add(tmp_path, fake, capsys):
     table = fake(tmp_path / "t.png", column(["8"] * 4, 100, 100), 1011)
-    status, out, _ = run(capsys, "score", table, "--rules", RULES, "--round", 1, "--json",
-                         "--fix", "8->", "--fix", "->K@table", "--fix", "->5@leftover")
+    status, out, _ = run(
+        capsys, "score", table, "--rules", RULES, "--round", 1, "--json", "--fix", "8->", "--fix", "->K@table", "--fix", "->5@leftover"
+    )
     assert status == 3  # a lone K is not a meld: an error finding
     data = json.loads(out)
     assert sum(c["class"] == "8" for c in data["photos"][0]["cards"]) == 3
@@ -339,8 +336,7 @@ def test_fix_adds_a_wild_to_the_meld_it_names(tmp_path, fake, capsys):
     assert status == 3
 
 
-@pytest.mark.parametrize(("fix", "says"), [("->2@Q", "no meld of Q to add to (its melds: 8)"),
-                                           ("->2@JOKER", "@JOKER is not a rank")])
+@pytest.mark.parametrize(("fix", "says"), [("->2@Q", "no meld of Q to add to (its melds: 8)"), ("->2@JOKER", "@JOKER is not a rank")])
 def test_fix_to_a_meld_the_side_lacks_is_a_clean_error(tmp_path, fake, capsys, fix, says):
     table = fake(tmp_path / "t.png", column(["8"] * 4, 100, 100), 1018)
     status, _, err = run(capsys, "score", table, "--rules", RULES, "--round", 1, "--fix", fix)
@@ -364,8 +360,7 @@ def test_out_writes_annotated_images_and_rescore_reads_edits(tmp_path, fake, cap
     table = fake(tmp_path / "t.png", TABLE_DETS, 1014)
     hand = fake(tmp_path / "h.png", HAND_DETS, 1015)
     out_dir = tmp_path / "out"
-    status, out, _ = run(capsys, "score", table, "--leftover", hand, "--rules", RULES, "--round", 1,
-                         "--name", "Ann", "--json", "--out", out_dir)
+    status, out, _ = run(capsys, "score", table, "--leftover", hand, "--rules", RULES, "--round", 1, "--name", "Ann", "--json", "--out", out_dir)
     assert status == 0
     first = json.loads(out)
     assert first["sides"][0]["total"] == 805  # table 915, hand: 9 -10, black 3 -100
@@ -400,8 +395,7 @@ def test_audit_explains_the_difference_and_lists_unsure_cards(tmp_path, fake, ca
     dets[2] = Detection("4", 0.33, dets[2].box)
     fake(tmp_path / "ann.png", dets, 1016)
     (tmp_path / "round.toml").write_text(
-        f'rules = "{RULES}"\nround = 1\n[[sides]]\nname = "Ann"\ntable_photos = ["ann.png"]\n'
-        '[[sides]]\nname = "Bob"\ntable = ["Q Q Q"]\n'
+        f'rules = "{RULES}"\nround = 1\n[[sides]]\nname = "Ann"\ntable_photos = ["ann.png"]\n[[sides]]\nname = "Bob"\ntable = ["Q Q Q"]\n'
     )
     claimed = "Ann=815,Bob=30"  # Ann's table scores 915 (TABLE_DETS): she left out her red 3 (100)
     status, out, _ = run(capsys, "audit", tmp_path / "round.toml", "--claimed", claimed, "--json")
@@ -497,8 +491,7 @@ def test_a_jokers_word_is_kept_with_its_card_and_survives_rescore(tmp_path, fake
     dets = column(["4"] * 7, 100, 100) + kings + [word] + card_corners("3R", 400, 600)
     table = fake(tmp_path / "t.png", dets, 1016)
     out_dir = tmp_path / "out"
-    status, out, _ = run(capsys, "score", table, "--rules", RULES, "--round", 1, "--name", "Ann",
-                         "--json", "--out", out_dir)
+    status, out, _ = run(capsys, "score", table, "--rules", RULES, "--round", 1, "--name", "Ann", "--json", "--out", out_dir)
     assert status == 0
     expected = 965  # clean book of 4s 735 + K K JOKER K JOKER 30 + 100 + a laid red 3 100
     assert json.loads(out)["sides"][0]["total"] == expected
@@ -519,8 +512,7 @@ def test_quick_reads_each_photo_once_and_the_default_reads_it_turned_too(tmp_pat
 
     monkeypatch.setattr(detector_module, "load_detector", load)
     Image.fromarray(np.full((700, 1001, 3), 90, np.uint8)).save(tmp_path / "t.png")
-    (tmp_path / "r.toml").write_text(
-        f'rules = "{RULES}"\nround = 1\n[[sides]]\nname = "Ann"\ntable_photos = ["t.png"]\n')
+    (tmp_path / "r.toml").write_text(f'rules = "{RULES}"\nround = 1\n[[sides]]\nname = "Ann"\ntable_photos = ["t.png"]\n')
     extra = ["--claimed", "Ann=0"] if command == "audit" else []
     for flags in ([], ["--quick"]):
         status, out, err = run(capsys, command, tmp_path / "r.toml", "--json", *extra, *flags)

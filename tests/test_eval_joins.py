@@ -42,8 +42,7 @@ def test_eval_joins_counts_false_pairs_and_passes_right_photos(tmp_path: Path, c
 
     assert main(["eval-joins", str(folder), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["table"] == {"photos": 1, "photos_with_a_wrong_join": 0, "false_pairs": 0, "split_cards": 0,
-                            "commonest_false_pairs": {}}
+    assert out["table"] == {"photos": 1, "photos_with_a_wrong_join": 0, "false_pairs": 0, "split_cards": 0, "commonest_false_pairs": {}}
     assert out["leftover"]["photos"] == 1
     assert out["leftover"]["false_pairs"] == 1
     assert out["leftover"]["commonest_false_pairs"] == {"5+5": 1}

@@ -35,9 +35,11 @@ def run(capsys, *argv):
 
 def typed_round(folder: Path, number: int, rules: str = "remastered-singles", names=("Ann", "Bob")) -> Path:
     path = folder / f"typed{number}.toml"
-    path.write_text(f'rules = "{rules}"\nround = {number}\n'
-                    f'[[sides]]\nname = "{names[0]}"\ntable = ["4 4 4 4 4 4 4"]\nleftover = [""]\n'
-                    f'[[sides]]\nname = "{names[1]}"\ntable = ["10 10 10"]\nleftover = ["5"]\n')
+    path.write_text(
+        f'rules = "{rules}"\nround = {number}\n'
+        f'[[sides]]\nname = "{names[0]}"\ntable = ["4 4 4 4 4 4 4"]\nleftover = [""]\n'
+        f'[[sides]]\nname = "{names[1]}"\ntable = ["10 10 10"]\nleftover = ["5"]\n'
+    )
     return path
 
 
@@ -88,14 +90,17 @@ def test_rounds_running_totals_winner_undo_and_export(tmp_path, capsys):
     assert status == 2 and "next round of game 1 is 5" in err
 
 
-@pytest.mark.parametrize("args, says", [
-    (["game", "show", "9"], "no game 9"),
-    (["game", "undo", "9"], "no game 9"),
-    (["game", "new", "--rules", "remastered-singles", "--sides", "Ann"], "at least two sides"),
-    (["game", "new", "--rules", "remastered-singles", "--sides", "Ann,Ann"], "two sides are named 'Ann'"),
-    (["game", "new", "--rules", "no-such", "--sides", "Ann,Bob"], "unknown rule preset"),
-    (["game", "export", "1"], "one of --csv or --json"),
-])
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["game", "show", "9"], "no game 9"),
+        (["game", "undo", "9"], "no game 9"),
+        (["game", "new", "--rules", "remastered-singles", "--sides", "Ann"], "at least two sides"),
+        (["game", "new", "--rules", "remastered-singles", "--sides", "Ann,Ann"], "two sides are named 'Ann'"),
+        (["game", "new", "--rules", "no-such", "--sides", "Ann,Bob"], "unknown rule preset"),
+        (["game", "export", "1"], "one of --csv or --json"),
+    ],
+)
 def test_game_errors_are_one_line_with_status_2(tmp_path, capsys, args, says):
     run(capsys, "game", "new", "--rules", "remastered-singles", "--sides", "Ann,Bob", "--data", tmp_path)
     status, _, err = run(capsys, *args, "--data", tmp_path)
@@ -112,8 +117,7 @@ def test_a_round_file_that_fails_stores_nothing(tmp_path, capsys):
     status, _, err = run(capsys, "game", "round", "1", wrong_rules, "--data", data)
     assert status == 2 and "plays remastered-singles" in " ".join(err.split())
     missing = tmp_path / "missing.toml"
-    missing.write_text('rules = "remastered-singles"\nround = 1\n[[sides]]\nname = "Ann"\ntable_photos = ["nope.jpg"]\n'
-                       '[[sides]]\nname = "Bob"\n')
+    missing.write_text('rules = "remastered-singles"\nround = 1\n[[sides]]\nname = "Ann"\ntable_photos = ["nope.jpg"]\n[[sides]]\nname = "Bob"\n')
     status, _, err = run(capsys, "game", "round", "1", missing, "--data", data)
     assert status == 2 and "photo not found" in err
     sheet = json.loads(run(capsys, "game", "show", "1", "--json", "--data", data)[1])
@@ -125,9 +129,13 @@ def test_a_photo_round_file_copies_the_photos_into_the_ledger(tmp_path, capsys, 
     monkeypatch.setattr(detector_module, "load_detector", lambda weights=None, config=None: fake)
     data = tmp_path / "data"
     round_file = tmp_path / "round.toml"
-    round_file.write_text('rules = "remastered-singles"\nround = 1\n' + "".join(
-        f'[[sides]]\nname = "{who.title()}"\ntable_photos = ["{PHOTOS}/{who}-table.jpg"]\n'
-        f'leftover_photos = ["{PHOTOS}/{who}-hand.jpg"]\n' for who in ("ann", "bob")))
+    round_file.write_text(
+        'rules = "remastered-singles"\nround = 1\n'
+        + "".join(
+            f'[[sides]]\nname = "{who.title()}"\ntable_photos = ["{PHOTOS}/{who}-table.jpg"]\nleftover_photos = ["{PHOTOS}/{who}-hand.jpg"]\n'
+            for who in ("ann", "bob")
+        )
+    )
     run(capsys, "game", "new", "--rules", "remastered-singles", "--sides", "Ann,Bob", "--data", data)
     status, out, err = run(capsys, "game", "round", "1", round_file, "--data", data)
     assert status == 0, err
@@ -136,7 +144,8 @@ def test_a_photo_round_file_copies_the_photos_into_the_ledger(tmp_path, capsys, 
     stored = sorted(p.name for p in (data / "photos" / "1").iterdir())
     assert len(stored) == 4 and all(len(Path(n).stem) == 32 and n.endswith(".jpg") for n in stored)
     assert sorted(ph["path"] for ph in sheet["rounds"][0]["result"]["photos"]) == sorted(
-        f"{w}-{k}.jpg" for w in ("ann", "bob") for k in ("table", "hand"))
+        f"{w}-{k}.jpg" for w in ("ann", "bob") for k in ("table", "hand")
+    )
 
 
 def test_the_ledger_has_a_schema_version_and_refuses_what_it_cannot_read(tmp_path):

@@ -42,8 +42,11 @@ def imported_packages(source: str) -> set[str]:
 
 def offences(package: str, banned: set[str]) -> list[str]:
     """`file: package` for every banned import in the package's files."""
-    return [f"{path.relative_to(ROOT)}: {name}" for path in sorted((ROOT / package).rglob("*.py"))
-            for name in sorted(imported_packages(path.read_text(encoding="utf-8")) & banned)]
+    return [
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in sorted((ROOT / package).rglob("*.py"))
+        for name in sorted(imported_packages(path.read_text(encoding="utf-8")) & banned)
+    ]
 
 
 @pytest.mark.parametrize("package", sorted(FORBIDDEN))
@@ -53,33 +56,40 @@ def test_the_runtime_packages_import_nothing_they_must_not(package):
 
 
 def test_only_the_model_commands_of_the_app_reach_training():
-    users = {str(path.relative_to(ROOT)) for path in (ROOT / "handfoot").rglob("*.py")
-             if "training" in imported_packages(path.read_text(encoding="utf-8"))}
+    users = {
+        str(path.relative_to(ROOT)) for path in (ROOT / "handfoot").rglob("*.py") if "training" in imported_packages(path.read_text(encoding="utf-8"))
+    }
     assert users <= TRAINING_COMMANDS
 
 
-@pytest.mark.parametrize("source", [
-    "import training",
-    "import training.cards as cards",
-    "from training.eval import metrics",
-    "from training import progress",
-    "def f():\n    from training.wilds import rebuild  # noqa: PLC0415\n    return rebuild",
-    "import importlib\nimportlib.import_module('training.jokers')",
-    "from importlib import import_module\nimport_module('training')",
-    "__import__('training.cards')",
-    "import numpy as np, training",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import training",
+        "import training.cards as cards",
+        "from training.eval import metrics",
+        "from training import progress",
+        "def f():\n    from training.wilds import rebuild  # noqa: PLC0415\n    return rebuild",
+        "import importlib\nimportlib.import_module('training.jokers')",
+        "from importlib import import_module\nimport_module('training')",
+        "__import__('training.cards')",
+        "import numpy as np, training",
+    ],
+)
 def test_the_check_flags_every_way_of_importing_training(source):
     assert "training" in imported_packages(source)
 
 
-@pytest.mark.parametrize("source", [
-    "import trainingwheels",
-    "from vision.training_view import x",  # a runtime module whose name merely starts so
-    "from . import training",  # relative: the package's own module, not the training package
-    "# import training\nx = 'import training'",
-    "import_module(name)",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import trainingwheels",
+        "from vision.training_view import x",  # a runtime module whose name merely starts so
+        "from . import training",  # relative: the package's own module, not the training package
+        "# import training\nx = 'import training'",
+        "import_module(name)",
+    ],
+)
 def test_the_check_leaves_other_names_alone(source):
     assert "training" not in imported_packages(source)
 

@@ -19,7 +19,7 @@ def _make_demo(tmp_path: Path, exit_status: int) -> subprocess.CompletedProcess:
     bin_dir = tmp_path / ".venv" / "bin"
     bin_dir.mkdir(parents=True)
     fake = bin_dir / "handfoot"
-    fake.write_text(f"#!/bin/sh\necho \"Totals: Ann 515\"\nexit {exit_status}\n")
+    fake.write_text(f'#!/bin/sh\necho "Totals: Ann 515"\nexit {exit_status}\n')
     fake.chmod(0o755)
     stamp = tmp_path / ".venv" / ".installed"
     stamp.touch()

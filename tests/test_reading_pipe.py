@@ -26,8 +26,22 @@ from vision.video import Frame  # noqa: E402
 RULES = "remastered-singles"
 SIZE = 600  # the photo's side, px: under watch's 640, so a frame is read as it is
 BOXES = column(["4"] * 7, 100, 100) + column(["K", "K", "K"], 180, 100)  # a clean book of 4s and three kings
-NAMES = ["detect", "fill-gaps", "name", "sharpness", "cut-indices", "small-jokers", "joker-faces", "joker-letters",
-         "face-letters", "join", "second-look", "group-jokers", "colour", "layout"]
+NAMES = [
+    "detect",
+    "fill-gaps",
+    "name",
+    "sharpness",
+    "cut-indices",
+    "small-jokers",
+    "joker-faces",
+    "joker-letters",
+    "face-letters",
+    "join",
+    "second-look",
+    "group-jokers",
+    "colour",
+    "layout",
+]
 
 
 class Fixed:
@@ -87,13 +101,13 @@ def test_score_and_watch_run_every_stage_of_the_one_list(no_networks, monkeypatc
     assert ran == NAMES
     ran.clear()
     _watch()
-    frame, joined = NAMES[:NAMES.index(pipe.FRAME_LAST) + 1], NAMES[NAMES.index(pipe.JOIN_FIRST):]
+    frame, joined = NAMES[: NAMES.index(pipe.FRAME_LAST) + 1], NAMES[NAMES.index(pipe.JOIN_FIRST) :]
     runs = []  # each frame read up to FRAME_LAST; a steady set that changed joined and laid out from JOIN_FIRST
     while ran:
-        part = frame if ran[:len(frame)] == frame else joined
-        assert ran[:len(part)] == part, ran
+        part = frame if ran[: len(frame)] == frame else joined
+        assert ran[: len(part)] == part, ran
         runs.append("frame" if part is frame else "joined")
-        del ran[:len(part)]
+        del ran[: len(part)]
     assert runs.count("frame") == 5 and runs[:2] == ["frame", "joined"] and runs.count("joined") >= 2  # steady: again
 
 
@@ -112,6 +126,5 @@ def test_vision_never_imports_the_app():
     vision = Path(pipe.__file__).parent
     for path in vision.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""] if isinstance(node, ast.ImportFrom) else []
             assert not any(n.split(".")[0] == "handfoot" for n in names), f"{path.name} imports {names}"

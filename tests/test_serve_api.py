@@ -39,8 +39,12 @@ def _game(s: Served) -> int:
 
 
 def _photo(s: Served, game: int, number: int, side: int, name: str, role: str) -> tuple[int, dict]:
-    return s.call("POST", f"/api/games/{game}/rounds/{number}/sides/{side}/photos?role={role}&name={name}.jpg",
-                  raw=(PHOTOS / f"{name}.jpg").read_bytes(), headers={"Content-Type": "image/jpeg"})
+    return s.call(
+        "POST",
+        f"/api/games/{game}/rounds/{number}/sides/{side}/photos?role={role}&name={name}.jpg",
+        raw=(PHOTOS / f"{name}.jpg").read_bytes(),
+        headers={"Content-Type": "image/jpeg"},
+    )
 
 
 def _played_round(s: Served) -> tuple[int, dict]:
@@ -81,18 +85,19 @@ def test_tapped_correction_changes_that_card_and_can_be_undone(served):
     hand = next(p for p in view["sides"][ANN]["photos"] if p["role"] == "leftover")
     queen = next(c for c in hand["cards"] if c["class"] == "Q")
     # Ann's hand holds Q 3B 10 A: the Q (-10) read as a 5 (-5) leaves her 5 points better off
-    status, after = served.call("POST", f"/api/games/{game}/rounds/1/sides/{ANN}/corrections",
-                                {"photo": hand["id"], "card": queen["index"], "to": "5"})
+    status, after = served.call(
+        "POST", f"/api/games/{game}/rounds/1/sides/{ANN}/corrections", {"photo": hand["id"], "card": queen["index"], "to": "5"}
+    )
     assert status == 201, after
     assert after["sides"][ANN]["total"] == 520
     # removing the 3B lifts the -100 black-3 penalty and the card
     three = next(c for c in hand["cards"] if c["class"] == "3B")
-    status, after = served.call("POST", f"/api/games/{game}/rounds/1/sides/{ANN}/corrections",
-                                {"photo": hand["id"], "card": three["index"], "to": None})
+    status, after = served.call(
+        "POST", f"/api/games/{game}/rounds/1/sides/{ANN}/corrections", {"photo": hand["id"], "card": three["index"], "to": None}
+    )
     assert after["sides"][ANN]["total"] == 620
     # a missed red 3 on the table: +100
-    status, after = served.call("POST", f"/api/games/{game}/rounds/1/sides/{ANN}/corrections",
-                                {"add": "3R", "where": "table"})
+    status, after = served.call("POST", f"/api/games/{game}/rounds/1/sides/{ANN}/corrections", {"add": "3R", "where": "table"})
     assert status == 201 and after["sides"][ANN]["total"] == 720
     first = after["sides"][ANN]["corrections"][0]
     status, after = served.call("DELETE", f"/api/games/{game}/rounds/1/corrections/{first['id']}")
@@ -129,13 +134,17 @@ def test_every_bad_input_is_a_4xx_one_line_and_changes_nothing_confirmed(served,
         ("GET", "/api/games/99", None, 404, "no game 99"),
         ("GET", f"/api/games/{game}/rounds/7", None, 404, "has no round 7"),
         ("POST", f"/api/games/{game}/rounds/2/sides/5/photos?role=table", _tiny_png(), 404, "no side 5"),
-        ("POST", f"/api/games/{game}/rounds/2/sides/{ANN}/corrections", b'{"photo": "' + photo_id.encode() +
-         b'", "card": 0, "to": "9"}', 404, "has no photo"),  # a photo of round 1, not of round 2
+        (
+            "POST",
+            f"/api/games/{game}/rounds/2/sides/{ANN}/corrections",
+            b'{"photo": "' + photo_id.encode() + b'", "card": 0, "to": "9"}',
+            404,
+            "has no photo",
+        ),  # a photo of round 1, not of round 2
         ("POST", f"/api/games/{game}/rounds/1/sides/{ANN}/corrections", b'{"add": "K"}', 409, "is confirmed"),
         ("POST", f"/api/games/{game}/rounds/1/sides/{ANN}/photos?role=table", _tiny_png(), 409, "is confirmed"),
         ("POST", f"/api/games/{game}/rounds/2/sides/{ANN}/corrections", b'{"add": "KING"}', 400, "unknown card"),
-        ("POST", f"/api/games/{game}/rounds/2/sides/{ANN}/corrections", b'{"add": "JOKER", "where": "Q"}', 400,
-         "has no meld of Q"),
+        ("POST", f"/api/games/{game}/rounds/2/sides/{ANN}/corrections", b'{"add": "JOKER", "where": "Q"}', 400, "has no meld of Q"),
         ("POST", f"/api/games/{game}/rounds/2/sides/{ANN}/corrections", b"{not json", 400, "not JSON"),
         ("POST", "/api/games", b'{"rules": "no-such-rules", "sides": ["A", "B"]}', 400, "unknown rule preset"),
         ("POST", "/api/games", b'{"rules": "remastered-singles", "sides": ["A", "A"]}', 400, "two sides are named"),
@@ -153,11 +162,9 @@ def test_every_bad_input_is_a_4xx_one_line_and_changes_nothing_confirmed(served,
     # a correction naming a card that is not there, on a photo that is
     status, view2 = _photo(served, game, 2, ANN, "ann-hand", "leftover")
     hand = view2["sides"][ANN]["photos"][0]
-    got, answer = served.call("POST", f"/api/games/{game}/rounds/2/sides/{ANN}/corrections",
-                              {"photo": hand["id"], "card": 99, "to": "9"})
+    got, answer = served.call("POST", f"/api/games/{game}/rounds/2/sides/{ANN}/corrections", {"photo": hand["id"], "card": 99, "to": "9"})
     assert got == 404 and "has no card 99" in answer["error"]
-    got, answer = served.call("POST", f"/api/games/{game}/rounds/2/sides/{BOB}/corrections",
-                              {"photo": hand["id"], "card": 0, "to": "9"})
+    got, answer = served.call("POST", f"/api/games/{game}/rounds/2/sides/{BOB}/corrections", {"photo": hand["id"], "card": 0, "to": "9"})
     assert got == 404 and "Bob has no photo" in answer["error"]
     after = served.call("GET", f"/api/games/{game}")[1]
     assert after["rounds"][0] == before["rounds"][0] and after["totals"] == before["totals"] == [515, 840]
@@ -227,8 +234,12 @@ def test_serve_off_loopback_prints_a_token_url_and_a_qr_code(tmp_path):
     """`handfoot serve --host 0.0.0.0` as a player starts it: the URL carries a token, a QR code follows,
     and a request without the token is refused."""
     handfoot = Path(sys.executable).parent / "handfoot"
-    proc = subprocess.Popen([str(handfoot), "serve", "--host", "0.0.0.0", "--port", "0", "--data", str(tmp_path)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [str(handfoot), "serve", "--host", "0.0.0.0", "--port", "0", "--data", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         lines = []
         while not any("Ctrl+C" in line for line in lines):
@@ -265,7 +276,6 @@ def test_a_past_round_is_edited_by_reopening_it(served):
     assert served.call("GET", f"/api/games/{game}")[1]["totals"] == [0, 0]  # an open round is not yet counted
     # Bob's hand holds one 6 (-5): removed, Bob has 845
     hand = next(p for p in view["sides"][BOB]["photos"] if p["role"] == "leftover")
-    served.call("POST", f"/api/games/{game}/rounds/1/sides/{BOB}/corrections",
-                {"photo": hand["id"], "card": hand["cards"][0]["index"], "to": None})
+    served.call("POST", f"/api/games/{game}/rounds/1/sides/{BOB}/corrections", {"photo": hand["id"], "card": hand["cards"][0]["index"], "to": None})
     served.call("POST", f"/api/games/{game}/rounds/1/confirm")
     assert served.call("GET", f"/api/games/{game}")[1]["totals"] == [515, 845]

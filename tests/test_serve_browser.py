@@ -29,8 +29,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 from serve_helpers import PHOTOS, REPO  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = [pytest.mark.browser, pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)")]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)"),
+]
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs playwright (pip install -e '.[test]')")
 
 HANDFOOT = Path(sys.executable).parent / "handfoot"
@@ -52,8 +54,9 @@ class Server:
     """`handfoot serve --data DIR --port N`, as the README starts it."""
 
     def __init__(self, data: Path, port: int) -> None:
-        self.proc = subprocess.Popen([str(HANDFOOT), "serve", "--data", str(data), "--port", str(port)],
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=ENV)
+        self.proc = subprocess.Popen(
+            [str(HANDFOOT), "serve", "--data", str(data), "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=ENV
+        )
         self.url = f"http://127.0.0.1:{port}/"
         out = []
         while True:
@@ -78,9 +81,13 @@ class Server:
 def _score_cli(tmp: Path, number: int, fixes: list[str]) -> dict[str, int]:
     """`handfoot score` on a round file of Ann's and Bob's example photos: totals by side."""
     round_file = tmp / f"round{number}.toml"
-    round_file.write_text(f'rules = "remastered-singles"\nround = {number}\n' + "".join(
-        f'[[sides]]\nname = "{who.title()}"\ntable_photos = ["{PHOTOS}/{who}-table.jpg"]\n'
-        f'leftover_photos = ["{PHOTOS}/{who}-hand.jpg"]\n' for who in ("ann", "bob")))
+    round_file.write_text(
+        f'rules = "remastered-singles"\nround = {number}\n'
+        + "".join(
+            f'[[sides]]\nname = "{who.title()}"\ntable_photos = ["{PHOTOS}/{who}-table.jpg"]\nleftover_photos = ["{PHOTOS}/{who}-hand.jpg"]\n'
+            for who in ("ann", "bob")
+        )
+    )
     args = [str(HANDFOOT), "score", str(round_file), "--json"] + [f"--fix={f}" for f in fixes]
     done = subprocess.run(args, capture_output=True, text=True, env=ENV, timeout=600)
     assert done.returncode in (0, 3), done.stderr
@@ -147,8 +154,9 @@ def test_a_game_night_on_a_phone(tmp_path):
             ann = view["sides"][0]
             hand = next(ph for ph in ann["photos"] if ph["role"] == "leftover")
             card = min(hand["cards"], key=lambda c: c["conf"])
-            assert card["conf"] == min(c["conf"] for ph in ann["photos"] for c in ph["cards"]
-                                       if c["class"] == card["class"]), "--fix would pick another card"
+            assert card["conf"] == min(c["conf"] for ph in ann["photos"] for c in ph["cards"] if c["class"] == card["class"]), (
+                "--fix would pick another card"
+            )
             box = page.locator(f'g.cardbox[data-photo="{hand["id"]}"][data-index="{card["index"]}"] rect').first
             box.scroll_into_view_if_needed()
             box.tap()

@@ -22,14 +22,18 @@ def _option_defaults(command) -> dict:
     return out
 
 
-@pytest.mark.parametrize("command, recipe", [(model_cmd.train_wilds, wilds.rebuild),
-                                             (model_cmd.train_jokers, jokers.rebuild),
-                                             (model_cmd.train_joker_words, joker_words.rebuild),
-                                             (model_cmd.train_whole_cards, whole_cards.rebuild)])
+@pytest.mark.parametrize(
+    "command, recipe",
+    [
+        (model_cmd.train_wilds, wilds.rebuild),
+        (model_cmd.train_jokers, jokers.rebuild),
+        (model_cmd.train_joker_words, joker_words.rebuild),
+        (model_cmd.train_whole_cards, whole_cards.rebuild),
+    ],
+)
 def test_a_command_and_its_recipe_have_the_same_defaults(command, recipe):
     options = _option_defaults(command)
-    recipe_defaults = {n: p.default for n, p in inspect.signature(recipe).parameters.items()
-                       if p.default is not inspect.Parameter.empty}
+    recipe_defaults = {n: p.default for n, p in inspect.signature(recipe).parameters.items() if p.default is not inspect.Parameter.empty}
     shared = options.keys() & recipe_defaults.keys()
     assert shared >= {"out", "epochs", "seed"} & options.keys()
     assert {n: options[n] for n in shared} == {n: recipe_defaults[n] for n in shared}

@@ -51,8 +51,7 @@ def _render_shots() -> list[dict]:
     from datasets.scenes import SceneOptions, render_table_scene
 
     rules = load_rules(RULES)
-    opts = SceneOptions(long_side=(CANVAS, CANVAS), index_px=(14, 20), fit_p=1.0, max_tilt=8,
-                        occluder_p=0.0, effects=0.3, family="traditional")
+    opts = SceneOptions(long_side=(CANVAS, CANVAS), index_px=(14, 20), fit_p=1.0, max_tilt=8, occluder_p=0.0, effects=0.3, family="traditional")
     deck = simple_deck()
     shots = []
     for k, melds in enumerate(SHOTS):
@@ -151,8 +150,10 @@ def test_a_grey_frame_holding_a_three_is_warned_of():
     cfg = WatchConfig(rules=load_rules(RULES), rules_name=RULES, round_no=1)
     threes = tuple(column(["3R"] * 2, 100, 100, scale=2.0))
     grey = np.full((CANVAS, CANVAS, 3), 120, np.uint8)
-    warned = lambda view: [f for s in view.round.result.sides for f in s.findings  # noqa: E731
-                           if "has no colour" in f.message]
+
+    def warned(view):
+        return [f for s in view.round.result.sides for f in s.findings if "has no colour" in f.message]
+
     (finding,) = warned(score_view(cfg, threes, CANVAS, CANVAS, "table", 0, 1, image=grey))
     assert "3R" in finding.message and "in colour" in finding.message
     coloured = grey.copy()
@@ -161,8 +162,9 @@ def test_a_grey_frame_holding_a_three_is_warned_of():
 
     # the live status line says so while the view is grey, and so does the snapshot's line
     for frame, shown in ((grey, True), (coloured, False)):
-        session = WatchSession(WatchConfig(rules=load_rules(RULES), rules_name=RULES, round_no=1, stable_seconds=0.0),
-                               lambda image: list(threes), "test")
+        session = WatchSession(
+            WatchConfig(rules=load_rules(RULES), rules_name=RULES, round_no=1, stable_seconds=0.0), lambda image: list(threes), "test"
+        )
         for k in range(10):  # the tracker confirms cards seen over a few frames
             session.process(Frame(frame, k, k * 0.1))
         assert session.score.card_count == 2
@@ -175,8 +177,7 @@ def test_a_grey_frame_holding_a_three_is_warned_of():
 
 
 def test_video_stable_totals_and_no_flicker(video, shots, fake_detector, tmp_path, capsys):
-    status, doc = _watch_json(capsys, "--source", str(video), "--out", str(tmp_path / "snaps"),
-                              "--stable-seconds", str(STABLE_S))
+    status, doc = _watch_json(capsys, "--source", str(video), "--out", str(tmp_path / "snaps"), "--stable-seconds", str(STABLE_S))
     assert status == 0
     assert fake_detector.calls == FPS * 0 + SHOT_FRAMES * len(SHOTS)  # every frame of a file is scored
     shot_s = SHOT_FRAMES / FPS
@@ -198,8 +199,9 @@ def test_video_stable_totals_and_no_flicker(video, shots, fake_detector, tmp_pat
 
 
 def test_text_output_prints_each_snapshot_and_the_breakdown(video, shots, fake_detector, tmp_path, capsys):
-    status = main(["watch", "--no-window", "--rules", RULES, "--round", "1", "--source", str(video),
-                   "--out", str(tmp_path), "--stable-seconds", str(STABLE_S)])
+    status = main(
+        ["watch", "--no-window", "--rules", RULES, "--round", "1", "--source", str(video), "--out", str(tmp_path), "--stable-seconds", str(STABLE_S)]
+    )
     out = capsys.readouterr().out
     assert status == 0
     lines = [ln for ln in out.splitlines() if "snapshot" in ln and "total" in ln]
@@ -209,16 +211,14 @@ def test_text_output_prints_each_snapshot_and_the_breakdown(video, shots, fake_d
 
 
 def test_once_stops_at_the_first_stable_view(video, shots, fake_detector, tmp_path, capsys):
-    status, doc = _watch_json(capsys, "--source", str(video), "--out", str(tmp_path), "--once",
-                              "--stable-seconds", str(STABLE_S))
+    status, doc = _watch_json(capsys, "--source", str(video), "--out", str(tmp_path), "--once", "--stable-seconds", str(STABLE_S))
     assert status == 0
     assert len(doc["snapshots"]) == 1 and doc["final"]["sides"][0]["total"] == shots[0]["total"]
     assert doc["frames_processed"] < SHOT_FRAMES
 
 
 def test_leftover_mode_counts_against(video, shots, fake_detector, tmp_path, capsys):
-    status, doc = _watch_json(capsys, "--source", str(video), "--out", str(tmp_path), "--mode", "leftover",
-                              "--stable-seconds", str(STABLE_S))
+    status, doc = _watch_json(capsys, "--source", str(video), "--out", str(tmp_path), "--mode", "leftover", "--stable-seconds", str(STABLE_S))
     assert status == 0
     assert all(s["mode"] == "leftover" and s["total"] < 0 for s in doc["snapshots"])
     assert doc["final"]["sides"][0]["total"] == doc["snapshots"][-1]["total"]
@@ -284,8 +284,12 @@ def test_keys_switch_mode_snapshot_and_build_the_round(shots, tmp_path):
     frame = session.render()
     assert frame is not None and frame.shape[1] == CANVAS and frame.shape[0] >= CANVAS
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "001-table.jpg", "001-table.json", "002-leftover-p1.jpg", "002-leftover-p1.json",
-        "003-leftover-p2.jpg", "003-leftover-p2.json",
+        "001-table.jpg",
+        "001-table.json",
+        "002-leftover-p1.jpg",
+        "002-leftover-p1.json",
+        "003-leftover-p2.jpg",
+        "003-leftover-p2.json",
     ]
 
 
@@ -308,8 +312,24 @@ MODEL = Path(__file__).resolve().parent.parent / "models" / "cards.pt"
 @pytest.mark.skipif(not MODEL.is_file(), reason="models/cards.pt is not trained yet")
 def test_real_model_smoke(video, tmp_path, capsys):
     """The real detector runs in the loop and reports fps (accuracy is not judged here)."""
-    status = main(["watch", "--no-window", "--rules", RULES, "--round", "1", "--source", str(video),
-                   "--out", str(tmp_path), "--stable-seconds", str(STABLE_S), "--json", "--realtime"])
+    status = main(
+        [
+            "watch",
+            "--no-window",
+            "--rules",
+            RULES,
+            "--round",
+            "1",
+            "--source",
+            str(video),
+            "--out",
+            str(tmp_path),
+            "--stable-seconds",
+            str(STABLE_S),
+            "--json",
+            "--realtime",
+        ]
+    )
     doc = json.loads(capsys.readouterr().out)
     assert status in (0, 1, 3)
     assert doc["frames_processed"] > 0
@@ -318,8 +338,7 @@ def test_real_model_smoke(video, tmp_path, capsys):
 
 
 def test_missing_model_exits_2_naming_it(video, tmp_path, capsys):
-    status = main(["watch", "--no-window", "--rules", RULES, "--round", "1", "--source", str(video),
-                   "--model", str(tmp_path / "none.pt")])
+    status = main(["watch", "--no-window", "--rules", RULES, "--round", "1", "--source", str(video), "--model", str(tmp_path / "none.pt")])
     err = capsys.readouterr().err
     assert status == 2
     assert "none.pt" in err and "Traceback" not in err
@@ -344,8 +363,7 @@ def test_window_loop_keys_with_a_stand_in_window(video, shots, fake_detector, tm
     monkeypatch.setattr("sys.platform", "linux")
     # a window plays files in real time; run as fast as the detector instead
     monkeypatch.setattr(watch_cmd, "open_source_for", lambda source, realtime: open_source(source, realtime=False))
-    status = main(["watch", "--rules", RULES, "--round", "1", "--source", str(video), "--out", str(tmp_path),
-                   "--stable-seconds", str(STABLE_S)])
+    status = main(["watch", "--rules", RULES, "--round", "1", "--source", str(video), "--out", str(tmp_path), "--stable-seconds", str(STABLE_S)])
     out = capsys.readouterr().out
     assert status == 0
     assert len(shown) == 72  # one frame per key poll until q
@@ -416,8 +434,22 @@ def test_a_blurred_view_is_flagged_and_its_snapshot_warned(marks_detector, tmp_p
     saved = json.loads(Path(snap["json"]).read_text())
     assert saved["view"]["photos"][0]["blur"] == snap["blur"]
 
-    status = main(["watch", "--no-window", "--rules", RULES, "--round", "1", "--source", str(soft),
-                   "--out", str(tmp_path / "t"), "--stable-seconds", str(STABLE_S)])
+    status = main(
+        [
+            "watch",
+            "--no-window",
+            "--rules",
+            RULES,
+            "--round",
+            "1",
+            "--source",
+            str(soft),
+            "--out",
+            str(tmp_path / "t"),
+            "--stable-seconds",
+            str(STABLE_S),
+        ]
+    )
     assert status == 0 and "snapshot 1: table" in (out := capsys.readouterr().out) and "(looks blurred" in out
 
 

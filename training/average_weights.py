@@ -24,10 +24,9 @@ def average(first: dict, second: dict, share: float) -> dict:
     if a.keys() != b.keys() or any(a[k].shape != b[k].shape for k in a):
         raise ValueError("the two checkpoints are not of one architecture")
     out = copy.deepcopy(first)
-    out["model"].load_state_dict({
-        k: (share * v.float() + (1.0 - share) * b[k].float()).to(v.dtype) if v.is_floating_point() else b[k]
-        for k, v in a.items()
-    })
+    out["model"].load_state_dict(
+        {k: (share * v.float() + (1.0 - share) * b[k].float()).to(v.dtype) if v.is_floating_point() else b[k] for k, v in a.items()}
+    )
     return out
 
 

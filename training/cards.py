@@ -26,8 +26,9 @@ MODEL_CONFIGS = ("yolo11n.yaml", "yolo26n.yaml")
 # Corner indices are not mirror-symmetric ("7", "J", "4"): no left-right flips.
 # The generator already rotates, warps and lights scenes; keep ultralytics' own
 # geometry mild so the native index scale of the tiles survives.
-AUGMENT = dict(fliplr=0.0, flipud=0.0, degrees=10.0, scale=0.3, translate=0.1, mosaic=1.0, mixup=0.0,
-               hsv_h=0.02, hsv_s=0.5, hsv_v=0.4, close_mosaic=2)
+AUGMENT = dict(
+    fliplr=0.0, flipud=0.0, degrees=10.0, scale=0.3, translate=0.1, mosaic=1.0, mixup=0.0, hsv_h=0.02, hsv_s=0.5, hsv_v=0.4, close_mosaic=2
+)
 
 # A CPU run sees a few thousand optimizer steps at most. ultralytics' defaults
 # suit long runs: gradients accumulated to a nominal batch of 64, 3 warm-up
@@ -130,11 +131,28 @@ def train(plan: TrainPlan, resume: bool = False) -> Path:
         model = YOLO(plan.model, task="detect")
         extra = {"time": plan.time_hours} if plan.time_hours else {}
         model.train(
-            data=str(plan.data.resolve()), epochs=plan.epochs, imgsz=plan.imgsz, batch=plan.batch,
-            workers=plan.workers, device=pick_device(plan.device), project=str(plan.project.resolve()),
-            name=plan.name, exist_ok=True, pretrained=plan.model.endswith(".pt"), amp=False, plots=plan.plots, patience=plan.patience,
-            fraction=plan.fraction, verbose=True, nbs=plan.batch,
-            lr0=plan.lr0, warmup_epochs=plan.warmup_epochs, freeze=plan.freeze or None, **SCHEDULE, **AUGMENT, **extra,
+            data=str(plan.data.resolve()),
+            epochs=plan.epochs,
+            imgsz=plan.imgsz,
+            batch=plan.batch,
+            workers=plan.workers,
+            device=pick_device(plan.device),
+            project=str(plan.project.resolve()),
+            name=plan.name,
+            exist_ok=True,
+            pretrained=plan.model.endswith(".pt"),
+            amp=False,
+            plots=plan.plots,
+            patience=plan.patience,
+            fraction=plan.fraction,
+            verbose=True,
+            nbs=plan.batch,
+            lr0=plan.lr0,
+            warmup_epochs=plan.warmup_epochs,
+            freeze=plan.freeze or None,
+            **SCHEDULE,
+            **AUGMENT,
+            **extra,
         )
     best = run_dir / "weights" / "best.pt"
     return best if best.is_file() else last
@@ -166,8 +184,7 @@ def read_yolo_labels(label_file: Path, width: int, height: int) -> list[tuple[st
         if len(parts) < 5:
             continue
         cx, cy, bw, bh = (float(v) for v in parts[1:5])
-        out.append((CLASS_NAMES[int(parts[0])],
-                    ((cx - bw / 2) * width, (cy - bh / 2) * height, (cx + bw / 2) * width, (cy + bh / 2) * height)))
+        out.append((CLASS_NAMES[int(parts[0])], ((cx - bw / 2) * width, (cy - bh / 2) * height, (cx + bw / 2) * width, (cy + bh / 2) * height)))
     return out
 
 
@@ -194,7 +211,12 @@ def training_yaml(data_dir: Path, tile: int = 320, seed: int = 0) -> Path:
             stem = f"{img_path.stem}-t{i:02d}"
             cv2.imwrite(str(out_images / f"{stem}.jpg"), t.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
             (out_labels / f"{stem}.txt").write_text("\n".join(yolo_lines(t.labels, tile, tile, CLASS_ID)) + "\n")
-    spec = {"path": str(data_dir.resolve()), "train": "train/images", "val": "val-tiles/images",
-            "nc": len(CLASS_NAMES), "names": {i: n for i, n in enumerate(CLASS_NAMES)}}
+    spec = {
+        "path": str(data_dir.resolve()),
+        "train": "train/images",
+        "val": "val-tiles/images",
+        "nc": len(CLASS_NAMES),
+        "names": {i: n for i, n in enumerate(CLASS_NAMES)},
+    }
     target.write_text(yaml.safe_dump(spec, sort_keys=False))
     return target

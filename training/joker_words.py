@@ -76,19 +76,25 @@ def word_crops(photos: Iterable[RoundPhoto], seed: int = 0) -> WildCrops:
                 labels.append(spec.classes.index(cls))
                 held.append(back)
     if not crops:
-        raise VisionError("the photos hold no J box of the detector's on a jack or a joker: give round photos "
-                          "(`handfoot dataset rounds`) of traditional decks")
+        raise VisionError(
+            "the photos hold no J box of the detector's on a jack or a joker: give round photos (`handfoot dataset rounds`) of traditional decks"
+        )
     return WildCrops(np.stack(crops), np.array(labels, dtype=np.int64), np.array(held, dtype=bool), spec.classes)
 
 
-def rebuild(folders: list[Path], detection: DetectSource, out: Path | None = None, epochs: int = 15, seed: int = 0,
-            progress: Progress = unshown, say: Say = silent) -> Path:
+def rebuild(
+    folders: list[Path],
+    detection: DetectSource,
+    out: Path | None = None,
+    epochs: int = 15,
+    seed: int = 0,
+    progress: Progress = unshown,
+    say: Say = silent,
+) -> Path:
     """Train the joker-word reader (`handfoot train-joker-words`) on the detector's J boxes in the round photos of
     `folders` (never the held-out rounds) and write it to `out` (default: models/joker-words.pt)."""
     spec = READERS[KIND]
-    net, data, facts = reader_trained(folders, detection, epochs, seed, "detecting J boxes", word_crops,
-                                      width=spec.width, progress=progress, say=say)
-    path = save_wild_reader(net, out if out is not None else spec.weights, {"reader": KIND, **facts}, data.classes,
-                            spec.size, spec.margin)
+    net, data, facts = reader_trained(folders, detection, epochs, seed, "detecting J boxes", word_crops, width=spec.width, progress=progress, say=say)
+    path = save_wild_reader(net, out if out is not None else spec.weights, {"reader": KIND, **facts}, data.classes, spec.size, spec.margin)
     say(f"wrote {path} (held-out accuracy {facts['held_out_accuracy'][-1]:.4f})")
     return path

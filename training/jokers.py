@@ -100,8 +100,7 @@ def joker_examples(photos: Iterable[tuple[Sequence[Card], bool, dict]]) -> Joker
     return JokerExamples(features, np.array(same, np.float32), np.array(held, bool), records)
 
 
-def counts_right(examples: JokerExamples, odds: np.ndarray | None, held_out: bool = True,
-                 threshold: float = 0.5) -> tuple[int, int, int]:
+def counts_right(examples: JokerExamples, odds: np.ndarray | None, held_out: bool = True, threshold: float = 0.5) -> tuple[int, int, int]:
     """(photos, photos whose joker count the joining alone gets right, photos the grouping gets right) among the
     held-out photos (or the training ones); `odds` per example row, None: the true labels (a perfect network)."""
     photos = joining = grouped = 0
@@ -109,16 +108,21 @@ def counts_right(examples: JokerExamples, odds: np.ndarray | None, held_out: boo
         if photo.held_out != held_out:
             continue
         p = examples.same if odds is None else odds
-        groups = corner_groups(photo.found, {pair: float(p[r]) for pair, r in zip(photo.found.pairs, photo.rows)},
-                               threshold)
+        groups = corner_groups(photo.found, {pair: float(p[r]) for pair, r in zip(photo.found.pairs, photo.rows)}, threshold)
         photos += 1
         joining += len(set(photo.found.card_of)) == photo.truth
         grouped += len(groups) == photo.truth
     return photos, joining, grouped
 
 
-def train_joker_net(examples: JokerExamples, epochs: int = 300, batch: int = 128, lr: float = 0.003,
-                    seed: int = 0, progress: Callable[[range], Iterable[int]] | None = None):
+def train_joker_net(
+    examples: JokerExamples,
+    epochs: int = 300,
+    batch: int = 128,
+    lr: float = 0.003,
+    seed: int = 0,
+    progress: Callable[[range], Iterable[int]] | None = None,
+):
     """Fit the pair network on the examples not held out; returns (grouper, held-out pair accuracy)."""
     import torch  # noqa: PLC0415
 
@@ -138,7 +142,7 @@ def train_joker_net(examples: JokerExamples, epochs: int = 300, batch: int = 128
         net.train()
         order = torch.randperm(len(x))
         for k in range(0, len(x), batch):
-            idx = order[k:k + batch]
+            idx = order[k : k + batch]
             loss = torch.nn.functional.binary_cross_entropy_with_logits(net(x[idx]).squeeze(1), y[idx])
             opt.zero_grad()
             loss.backward()
@@ -150,8 +154,16 @@ def train_joker_net(examples: JokerExamples, epochs: int = 300, batch: int = 128
     return grouper, accuracy
 
 
-def rebuild(folders: list[Path], detection: DetectSource, out: Path = Path("models/jokers.pt"), epochs: int = 300,
-            seed: int = 0, beside: Path | None = None, progress: Progress = unshown, say: Say = silent) -> Path:
+def rebuild(
+    folders: list[Path],
+    detection: DetectSource,
+    out: Path = Path("models/jokers.pt"),
+    epochs: int = 300,
+    seed: int = 0,
+    beside: Path | None = None,
+    progress: Progress = unshown,
+    say: Say = silent,
+) -> Path:
     """Train the joker grouper (`handfoot train-jokers`) on the detector's joker boxes in the round photos of
     `folders` (never the held-out rounds) and write it to `out`; a grouper file `beside` is kept beside the new
     network (the file written holds both, their odds averaged: models/jokers.pt was made so)."""
@@ -160,21 +172,28 @@ def rebuild(folders: list[Path], detection: DetectSource, out: Path = Path("mode
     started = time.monotonic()
     detect, seen = detection()
     examples = joker_examples(joined_round_photos(folders, detect, seen, progress("detecting and joining")))
-    say(f"{len(examples)} pairs of joker boxes ({int(examples.same.sum())} on one joker) from "
-        f"{len(examples.photos)} photos with jokers, {int(examples.held_out.sum())} pairs held out")
+    say(
+        f"{len(examples)} pairs of joker boxes ({int(examples.same.sum())} on one joker) from "
+        f"{len(examples.photos)} photos with jokers, {int(examples.held_out.sum())} pairs held out"
+    )
     grouper, accuracy = train_joker_net(examples, epochs, seed=seed, progress=progress("training"))
     photos, joining, grouped = counts_right(examples, grouper.odds(examples.features))
-    say(f"held out: pairs right {accuracy:.4f}; joker count right on {grouped} of {photos} photos "
-        f"(the joining alone: {joining})")
+    say(f"held out: pairs right {accuracy:.4f}; joker count right on {grouped} of {photos} photos (the joining alone: {joining})")
     if kept:
         joint = dataclasses.replace(grouper, beside=tuple(kept))
         both = counts_right(examples, joint.odds(examples.features))[2]
         say(f"with {beside} beside it: joker count right on {both} of {photos} photos")
-    facts = {"folders": [str(f) for f in folders], "pairs": len(examples), "photos": len(examples.photos),
-             "held_out_pairs": int(examples.held_out.sum()), "epochs": epochs, "seed": seed,
-             "held_out_pair_accuracy": round(accuracy, 4),
-             "held_out_photos": {"photos": photos, "joining_right": joining, "grouped_right": grouped},
-             "minutes": round((time.monotonic() - started) / 60, 1)}
+    facts = {
+        "folders": [str(f) for f in folders],
+        "pairs": len(examples),
+        "photos": len(examples.photos),
+        "held_out_pairs": int(examples.held_out.sum()),
+        "epochs": epochs,
+        "seed": seed,
+        "held_out_pair_accuracy": round(accuracy, 4),
+        "held_out_photos": {"photos": photos, "joining_right": joining, "grouped_right": grouped},
+        "minutes": round((time.monotonic() - started) / 60, 1),
+    }
     path = save_joker_grouper(grouper.net, grouper.mean, grouper.scale, out, facts, kept)
     say(f"wrote {path}")
     return path

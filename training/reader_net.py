@@ -73,10 +73,18 @@ def greyed(crops: np.ndarray, rng: np.random.Generator, share: float) -> np.ndar
     return out
 
 
-def train_wild_net(data: WildCrops, epochs: int = 20, batch: int = 64, lr: float = 3e-3, seed: int = 0,
-                   progress: Callable[[range], Iterable[int]] | None = None,
-                   on_epoch: Callable[[int, float], None] | None = None, width: int = 1, start=None,
-                   grey: float = 0.0):
+def train_wild_net(
+    data: WildCrops,
+    epochs: int = 20,
+    batch: int = 64,
+    lr: float = 3e-3,
+    seed: int = 0,
+    progress: Callable[[range], Iterable[int]] | None = None,
+    on_epoch: Callable[[int, float], None] | None = None,
+    width: int = 1,
+    start=None,
+    grey: float = 0.0,
+):
     """Train a `wild_net` (one output per class of `data`) on the crops not held out (AdamW, one-cycle
     rate, light colour and exposure jitter, a `grey` share of each batch without colour: `ReaderKind.grey`):
     a fresh one of `width`, or a copy of the net `start` (a loaded reader's, its width kept); returns the

@@ -49,8 +49,9 @@ def round_photo_files(folders: list[Path]) -> list[Path]:
     """The JSON of every generated round photo (round-*-*.json beside its .jpg) in `folders`; none is an error."""
     paths = [p for f in folders for p in sorted(f.glob("round-*-*.json")) if p.with_suffix(".jpg").is_file()]
     if not paths:
-        raise VisionError(f"no round photos (round-*-*.jpg with their JSON) in {', '.join(map(str, folders))} "
-                          "(make some with `handfoot dataset rounds`)")
+        raise VisionError(
+            f"no round photos (round-*-*.jpg with their JSON) in {', '.join(map(str, folders))} (make some with `handfoot dataset rounds`)"
+        )
     return paths
 
 
@@ -77,8 +78,9 @@ def joined_round_photos(folders: list[Path], detect, seen: Callable | None, prog
     return out
 
 
-def read_round_photos(folders: list[Path], detect, seen: Callable | None, progress: Phase,
-                      keep=lambda truth: truth.get("family") != "barefoot") -> Iterator[RoundPhoto]:
+def read_round_photos(
+    folders: list[Path], detect, seen: Callable | None, progress: Phase, keep=lambda truth: truth.get("family") != "barefoot"
+) -> Iterator[RoundPhoto]:
     """Each generated round photo of `folders` whose truth (its JSON) `keep` takes (default: traditional and
     Remastered decks) as a RoundPhoto: its pixels, the detector's sure boxes, its truth."""
     from vision.imageio import load_image  # noqa: PLC0415
@@ -98,9 +100,18 @@ def read_round_photos(folders: list[Path], detect, seen: Callable | None, progre
         yield RoundPhoto(image, list(getattr(found, "sure", found)), truth, number)
 
 
-def reader_trained(folders: list[Path], detection: DetectSource, epochs: int, seed: int, label: str,
-                   crops_of: Callable[[Iterable[RoundPhoto], int], WildCrops], keep=None, width: int = 1,
-                   progress: Progress = unshown, say: Say = silent):
+def reader_trained(
+    folders: list[Path],
+    detection: DetectSource,
+    epochs: int,
+    seed: int,
+    label: str,
+    crops_of: Callable[[Iterable[RoundPhoto], int], WildCrops],
+    keep=None,
+    width: int = 1,
+    progress: Progress = unshown,
+    say: Say = silent,
+):
     """Shared by the readers that learn from the detector's boxes on generated round photos: the folders
     checked, each photo `keep` takes (by its truth; default: `read_round_photos`'s) detected, `crops_of(photos,
     seed)` cut, and a `wild_net` of `width` trained on them; returns (the net, its crops, and facts of the run:
@@ -112,9 +123,23 @@ def reader_trained(folders: list[Path], detection: DetectSource, epochs: int, se
     data = crops_of(read_round_photos(folders, detect, seen, progress(label), **chosen), seed)
     counts = ", ".join(f"{n} {cls}" for cls, n in data.counts().items())
     say(f"{len(data)} crops ({counts}), {int(data.held_out.sum())} held out")
-    net, curve = train_wild_net(data, epochs, seed=seed, progress=progress("training"), width=width,
-                                on_epoch=lambda e, acc: say(f"epoch {e + 1}: held-out accuracy {acc:.4f}"))
-    facts = {"folders": [str(f) for f in folders], "crops": len(data), "counts": data.counts(),
-             "held_out": int(data.held_out.sum()), "epochs": epochs, "seed": seed, "width": net_width(net),
-             "held_out_accuracy": [round(a, 4) for a in curve], "minutes": round((time.monotonic() - started) / 60, 1)}
+    net, curve = train_wild_net(
+        data,
+        epochs,
+        seed=seed,
+        progress=progress("training"),
+        width=width,
+        on_epoch=lambda e, acc: say(f"epoch {e + 1}: held-out accuracy {acc:.4f}"),
+    )
+    facts = {
+        "folders": [str(f) for f in folders],
+        "crops": len(data),
+        "counts": data.counts(),
+        "held_out": int(data.held_out.sum()),
+        "epochs": epochs,
+        "seed": seed,
+        "width": net_width(net),
+        "held_out_accuracy": [round(a, 4) for a in curve],
+        "minutes": round((time.monotonic() - started) / 60, 1),
+    }
     return net, data, facts

@@ -46,12 +46,10 @@ def _stretched(image: np.ndarray, boxes: list, rng: np.random.Generator) -> tupl
     sx, sy = (f, 1.0) if rng.random() < 0.5 else (1.0, f)
     h, w = image.shape[:2]
     image = cv2.resize(image, (max(1, round(w * sx)), max(1, round(h * sy))), interpolation=cv2.INTER_AREA)
-    return image, [(k, Detection(d.cls, d.conf, (d.box[0] * sx, d.box[1] * sy, d.box[2] * sx, d.box[3] * sy)))
-                   for k, d in boxes]
+    return image, [(k, Detection(d.cls, d.conf, (d.box[0] * sx, d.box[1] * sy, d.box[2] * sx, d.box[3] * sy))) for k, d in boxes]
 
 
-def scene_pair_crops(scenes: Iterable, seed: int = 0, hold_out_every: int = HOLD_OUT_EVERY,
-                     stretch: float = 0.0) -> WildCrops:
+def scene_pair_crops(scenes: Iterable, seed: int = 0, hold_out_every: int = HOLD_OUT_EVERY, stretch: float = 0.0) -> WildCrops:
     """Crops of every pair of a generated scene's true corner boxes that `could_be_one_card` (by size and span
     alone, so the network, not the geometry, tells the rest), labelled ONE where both are one card's corners;
     boxes jittered as the detector's sit, ONE pairs copied `ONE_COPIES` more times. Every
@@ -63,13 +61,12 @@ def scene_pair_crops(scenes: Iterable, seed: int = 0, hold_out_every: int = HOLD
     crops, labels, held = [], [], []
     for n, scene in enumerate(scenes):
         image = scene.image
-        boxes = [(k, Detection(card.cls, 1.0, tuple(box))) for k, card in enumerate(scene.cards)
-                 if not card.face_down for box in card.corners]
+        boxes = [(k, Detection(card.cls, 1.0, tuple(box))) for k, card in enumerate(scene.cards) if not card.face_down for box in card.corners]
         if stretch and stretch_rng.random() < stretch:
             image, boxes = _stretched(image, boxes, stretch_rng)
         back = n % hold_out_every == 0
         for i, (ka, a) in enumerate(boxes):
-            for kb, b in boxes[i + 1:]:
+            for kb, b in boxes[i + 1 :]:
                 if not could_be_one_card(a, b, TRUE_BOX_RATIO):
                     continue
                 one = ka == kb
@@ -80,8 +77,7 @@ def scene_pair_crops(scenes: Iterable, seed: int = 0, hold_out_every: int = HOLD
                     held.append(back)
     if not crops:
         raise VisionError("the scenes hold no pair of boxes that could be one card")
-    return WildCrops(np.ascontiguousarray(np.stack(crops)), np.array(labels, dtype=np.int64), np.array(held, dtype=bool),
-                     CLASSES)
+    return WildCrops(np.ascontiguousarray(np.stack(crops)), np.array(labels, dtype=np.int64), np.array(held, dtype=bool), CLASSES)
 
 
 def _render_chunk(decks: list, first: int, seed: int, count: int) -> list:
@@ -90,12 +86,17 @@ def _render_chunk(decks: list, first: int, seed: int, count: int) -> list:
     rng = np.random.default_rng(seed * 100000 + first)
     kinds = list(SCENE_MIX)
     shares = np.array([SCENE_MIX[k] for k in kinds])
-    return [SCENE_KINDS[kinds[int(rng.choice(len(kinds), p=shares / shares.sum()))]](rng, decks, SceneOptions())
-            for _ in range(count)]
+    return [SCENE_KINDS[kinds[int(rng.choice(len(kinds), p=shares / shares.sum()))]](rng, decks, SceneOptions()) for _ in range(count)]
 
 
-def scene_crops(load_decks: Callable[[], list], scenes: int, seed: int, cache: Path,
-                progress: Callable[[Iterable[int]], Iterable[int]] = iter, stretch: float = 0.0) -> WildCrops:
+def scene_crops(
+    load_decks: Callable[[], list],
+    scenes: int,
+    seed: int,
+    cache: Path,
+    progress: Callable[[Iterable[int]], Iterable[int]] = iter,
+    stretch: float = 0.0,
+) -> WildCrops:
     """The pair crops of `scenes` generated scenes, rendered in chunks of up to `CHUNK` and kept in `cache` (one
     .npz a chunk, named by seed, first scene, count and `stretch` share): chunks already there are read back, and
     the decks (`load_decks()`) are loaded only when a chunk must be rendered."""
@@ -116,9 +117,18 @@ def scene_crops(load_decks: Callable[[], list], scenes: int, seed: int, cache: P
     return WildCrops(*(np.concatenate([p[k] for p in parts]) for k in range(3)), CLASSES)
 
 
-def rebuild(scenes: int = 1600, cache: Path = Path("data/whole-card-pairs"), out: Path | None = None, epochs: int = 3,
-            width: int = 1, seed: int = 1, decks_cache: Path | None = None, stretch: float = 0.5,
-            progress: Progress = unshown, say: Say = silent) -> Path:
+def rebuild(
+    scenes: int = 1600,
+    cache: Path = Path("data/whole-card-pairs"),
+    out: Path | None = None,
+    epochs: int = 3,
+    width: int = 1,
+    seed: int = 1,
+    decks_cache: Path | None = None,
+    stretch: float = 0.5,
+    progress: Progress = unshown,
+    say: Say = silent,
+) -> Path:
     """Train the whole-card reader (`handfoot train-whole-cards`) on `scenes` generated scenes (their crops kept
     in `cache`; a `stretch` share stretched) and write it to `out` (default: models/whole-cards.pt). The defaults
     rebuild the shipped reader."""
@@ -128,11 +138,26 @@ def rebuild(scenes: int = 1600, cache: Path = Path("data/whole-card-pairs"), out
     data = scene_crops(lambda: load_decks(decks_cache), scenes, seed, cache, progress("rendering scenes"), stretch)
     counts = ", ".join(f"{n} {cls}" for cls, n in data.counts().items())
     say(f"{len(data)} crops ({counts}), {int(data.held_out.sum())} held out")
-    net, curve = train_wild_net(data, epochs, seed=seed, width=width, progress=progress("training"),
-                                on_epoch=lambda e, acc: say(f"epoch {e + 1}: held-out accuracy {acc:.4f}"))
-    facts = {"scenes": scenes, "seed": seed, "stretch": stretch, "crops": len(data), "counts": data.counts(),
-             "held_out": int(data.held_out.sum()), "epochs": epochs, "width": width,
-             "held_out_accuracy": [round(a, 4) for a in curve], "minutes": round((time.monotonic() - started) / 60, 1)}
+    net, curve = train_wild_net(
+        data,
+        epochs,
+        seed=seed,
+        width=width,
+        progress=progress("training"),
+        on_epoch=lambda e, acc: say(f"epoch {e + 1}: held-out accuracy {acc:.4f}"),
+    )
+    facts = {
+        "scenes": scenes,
+        "seed": seed,
+        "stretch": stretch,
+        "crops": len(data),
+        "counts": data.counts(),
+        "held_out": int(data.held_out.sum()),
+        "epochs": epochs,
+        "width": width,
+        "held_out_accuracy": [round(a, 4) for a in curve],
+        "minutes": round((time.monotonic() - started) / 60, 1),
+    }
     path = save_whole_card_reader(net, out if out is not None else DEFAULT_WHOLE_CARD_WEIGHTS, facts)
     say(f"wrote {path} (held-out accuracy {curve[-1]:.4f})")
     return path

@@ -43,9 +43,9 @@ def example_files(folders: Iterable[Path]) -> list[Path]:
     return files
 
 
-def wild_crops(builds: Iterable[Path], jittered: int = 2, seed: int = 0,
-               progress: Callable[[list[Path]], Iterable[Path]] | None = None,
-               reader: str = "wilds") -> WildCrops:
+def wild_crops(
+    builds: Iterable[Path], jittered: int = 2, seed: int = 0, progress: Callable[[list[Path]], Iterable[Path]] | None = None, reader: str = "wilds"
+) -> WildCrops:
     """Every face-up corner of the `reader`'s classes (a key of READERS) in the builds' frames of the deck
     families it reads, cropped as the reader crops."""
     import cv2  # noqa: PLC0415
@@ -61,8 +61,7 @@ def wild_crops(builds: Iterable[Path], jittered: int = 2, seed: int = 0,
             frame = json.loads(file.read_text(encoding="utf-8"))
             if frame.get("family") not in families:
                 continue
-            corners = [(c["cls"], box) for c in frame["cards"] if c["cls"] in classes and not c["face_down"]
-                       for box in c["corners"]]
+            corners = [(c["cls"], box) for c in frame["cards"] if c["cls"] in classes and not c["face_down"] for box in c["corners"]]
         except (ValueError, KeyError, TypeError) as exc:
             raise VisionError(f"{file}: not a frame JSON that `handfoot dataset build` or `rounds` wrote ({exc})") from exc
         if not corners:
@@ -77,20 +76,31 @@ def wild_crops(builds: Iterable[Path], jittered: int = 2, seed: int = 0,
                 labels.append(classes.index(cls))
                 held.append(back)
     if not crops:
-        raise VisionError(f"the frames hold no corners of {', '.join(classes)} in {' or '.join(families)} scenes "
-                          f"(build with {' or '.join(families)} scenes)")
+        raise VisionError(
+            f"the frames hold no corners of {', '.join(classes)} in {' or '.join(families)} scenes (build with {' or '.join(families)} scenes)"
+        )
     return WildCrops(np.stack(crops), np.array(labels, dtype=np.int64), np.array(held, dtype=bool), classes)
 
 
-def rebuild(builds: list[Path], reader: str = "wilds", out: Path | None = None, epochs: int = 20, jittered: int = 2,
-            seed: int = 0, width: int | None = None, start: Path | None = None, lr: float = 3e-3,
-            grey: float | None = None, progress: Progress = unshown, say: Say = silent) -> Path:
+def rebuild(
+    builds: list[Path],
+    reader: str = "wilds",
+    out: Path | None = None,
+    epochs: int = 20,
+    jittered: int = 2,
+    seed: int = 0,
+    width: int | None = None,
+    start: Path | None = None,
+    lr: float = 3e-3,
+    grey: float | None = None,
+    progress: Progress = unshown,
+    say: Say = silent,
+) -> Path:
     """Train the index reader `reader` (`handfoot train-wilds --reader`: wilds, foot-wilds or ranks) on the frames
     of `builds` and write it to `out` (default: the reader's shipped file); `width` and `grey` default to the
     shipped reader's, and a `start` file's net is trained on (its width kept) instead of a fresh one."""
     if reader == "joker-words":
-        raise VisionError("the joker-word reader learns from the detector's own J boxes: train it with "
-                          "`handfoot train-joker-words`")
+        raise VisionError("the joker-word reader learns from the detector's own J boxes: train it with `handfoot train-joker-words`")
     if reader not in READERS:
         raise VisionError(f"unknown --reader {reader!r}: choose one of {', '.join(k for k in READERS if k != 'joker-words')}")
     out = out if out is not None else READERS[reader].weights
@@ -99,19 +109,39 @@ def rebuild(builds: list[Path], reader: str = "wilds", out: Path | None = None, 
     grey = READERS[reader].grey if grey is None else grey
     missing = [b for b in builds if not example_files([b])]
     if missing:
-        raise VisionError(f"{missing[0]} has neither a frames/ folder nor round photos (make one with `handfoot dataset "
-                          "build` or `handfoot dataset rounds`)")
+        raise VisionError(
+            f"{missing[0]} has neither a frames/ folder nor round photos (make one with `handfoot dataset build` or `handfoot dataset rounds`)"
+        )
     started = time.monotonic()
     data = wild_crops(builds, jittered, seed, progress("cropping index corners"), reader=reader)
     counts = ", ".join(f"{n} {cls}" for cls, n in data.counts().items())
     say(f"{len(data)} crops ({counts}), {int(data.held_out.sum())} held out")
-    net, curve = train_wild_net(data, epochs, lr=lr, seed=seed, progress=progress("training"), width=width,
-                                start=first, grey=grey,
-                                on_epoch=lambda e, acc: say(f"epoch {e + 1}: held-out accuracy {acc:.4f}"))
-    facts = {"builds": [str(b) for b in builds], "reader": reader, "crops": len(data),
-             "held_out": int(data.held_out.sum()), "epochs": epochs, "jittered": jittered, "seed": seed, "width": net_width(net),
-             "start": str(start) if start is not None else None, "lr": lr, "grey": grey,
-             "held_out_accuracy": [round(a, 4) for a in curve], "minutes": round((time.monotonic() - started) / 60, 1)}
+    net, curve = train_wild_net(
+        data,
+        epochs,
+        lr=lr,
+        seed=seed,
+        progress=progress("training"),
+        width=width,
+        start=first,
+        grey=grey,
+        on_epoch=lambda e, acc: say(f"epoch {e + 1}: held-out accuracy {acc:.4f}"),
+    )
+    facts = {
+        "builds": [str(b) for b in builds],
+        "reader": reader,
+        "crops": len(data),
+        "held_out": int(data.held_out.sum()),
+        "epochs": epochs,
+        "jittered": jittered,
+        "seed": seed,
+        "width": net_width(net),
+        "start": str(start) if start is not None else None,
+        "lr": lr,
+        "grey": grey,
+        "held_out_accuracy": [round(a, 4) for a in curve],
+        "minutes": round((time.monotonic() - started) / 60, 1),
+    }
     path = save_wild_reader(net, out, facts, data.classes)
     say(f"wrote {path} (held-out accuracy {curve[-1]:.4f})")
     return path

@@ -70,9 +70,7 @@ def _overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> boo
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def _free_label_origin(
-    img: np.ndarray, text: str, x: int, y: int, size: float, placed: list[tuple[int, int, int, int]]
-) -> tuple[int, int]:
+def _free_label_origin(img: np.ndarray, text: str, x: int, y: int, size: float, placed: list[tuple[int, int, int, int]]) -> tuple[int, int]:
     """Move a label up (then below the image top) until it overlaps no earlier label."""
     thick = max(1, int(round(size * 2)))
     (w, h), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, size, thick)

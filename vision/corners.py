@@ -241,13 +241,10 @@ class JoinConfig:
 # The tolerances for a photo of hands (leftover cards). A fan turns its cards every way, and an index box
 # stays taller than wide until its card is turned 30-40 degrees, by when its diagonal runs the other way:
 # in a hand only a box with one side at least twice the other tells how its card is turned.
-HAND_PHOTO = JoinConfig(hand_fans=True, joker_direction=False, clear_aspect=2.0, steady_share=0.8,
-                        joker_shapes_found=True)
+HAND_PHOTO = JoinConfig(hand_fans=True, joker_direction=False, clear_aspect=2.0, steady_share=0.8, joker_shapes_found=True)
 
 
-def dedupe(
-    detections: list[Detection], iou: float = 0.6, nested: float = 0.7, nested_index: float = 0.0
-) -> list[Detection]:
+def dedupe(detections: list[Detection], iou: float = 0.6, nested: float = 0.7, nested_index: float = 0.0) -> list[Detection]:
     """Drop a detection that overlaps a more confident one (any class) by `iou` or more.
 
     The detector's own suppression is per class, so one index can come back
@@ -264,10 +261,7 @@ def dedupe(
         if any(box_iou(det.box, k.box) >= iou for k in kept):
             continue
         limit = nested if det.cls in FREE_SHAPE else nested_index
-        if limit and any(
-            k.cls == det.cls and max(share_inside(det.box, k.box), share_inside(k.box, det.box)) >= limit
-            for k in kept
-        ):
+        if limit and any(k.cls == det.cls and max(share_inside(det.box, k.box), share_inside(k.box, det.box)) >= limit for k in kept):
             continue
         kept.append(det)
     return kept
@@ -341,9 +335,17 @@ def _alike(d: Detection, a: Detection, b: Detection, tol: float = 0.25) -> bool:
     return True
 
 
-def _is_fan_step(a: Detection, b: Detection, others: list[Detection], tol: float, any_rank_beyond: bool,
-                 own_marks: frozenset[int] = frozenset(), four_marked: bool = False,
-                 joker_beyond: bool = True, wild_row: bool = False) -> bool:
+def _is_fan_step(
+    a: Detection,
+    b: Detection,
+    others: list[Detection],
+    tol: float,
+    any_rank_beyond: bool,
+    own_marks: frozenset[int] = frozenset(),
+    four_marked: bool = False,
+    joker_beyond: bool = True,
+    wild_row: bool = False,
+) -> bool:
     """True when a-b looks like steps of a fan, not the diagonal of one card: another
     index lies on the segment between them, or one more step beyond either end
     (in a hand, any index like them; on a table, where melds lie in a grid and
@@ -386,16 +388,17 @@ def _is_fan_step(a: Detection, b: Detection, others: list[Detection], tol: float
         # a joker's mark, but not one step on from a table's threes: they lie in a row of their own, no wild melded
         free = d.cls in FREE_SHAPE and (any_rank_beyond or a.cls not in ROWED)
         if (same_rank or (alike and any_rank_beyond) or free) and not (
-                (four_marked and free) or (not joker_beyond and free and not same_rank) or (
-                    wild_row and a.cls == b.cls == d.cls and a.cls in WANDERING and not free)):
+            (four_marked and free)
+            or (not joker_beyond and free and not same_rank)
+            or (wild_row and a.cls == b.cls == d.cls and a.cls in WANDERING and not free)
+        ):
             for px, py in probes:
                 if (cx - px) ** 2 + (cy - py) ** 2 <= tol * tol:
                     return True
     return False
 
 
-def _next_step(a: Detection, b: Detection, others: list[Detection], cfg: JoinConfig,
-               same_rank: bool = False, short: bool = False) -> bool:
+def _next_step(a: Detection, b: Detection, others: list[Detection], cfg: JoinConfig, same_rank: bool = False, short: bool = False) -> bool:
     """Whether, beyond b as seen from a, another index like them lies one more step on.
 
     A fan (a hand of cards, a column of a meld) shows its indices as a chain
@@ -431,8 +434,7 @@ def _nothing_nearer(a: Detection, b: Detection, others: list[Detection], gap: fl
     if gap <= 0:
         return False
     reach = gap * math.dist(a.center, b.center)
-    return all(d is a or d is b or d.cls == BACK
-               or min(math.dist(d.center, a.center), math.dist(d.center, b.center)) >= reach for d in others)
+    return all(d is a or d is b or d.cls == BACK or min(math.dist(d.center, a.center), math.dist(d.center, b.center)) >= reach for d in others)
 
 
 def _hand_fan_step(a: Detection, b: Detection, others: list[Detection], cfg: JoinConfig) -> bool:
@@ -481,9 +483,7 @@ def _face_frames(a: Detection, b: Detection, axis: float | None, cfg: JoinConfig
     return [(min(options, key=miss), diag)]
 
 
-def _inside_face(
-    p: tuple[float, float], a: Detection, b: Detection, long_dir: float, margin: tuple[float, float]
-) -> bool:
+def _inside_face(p: tuple[float, float], a: Detection, b: Detection, long_dir: float, margin: tuple[float, float]) -> bool:
     """Whether point p lies on the card whose corner indices are a and b, long side along long_dir.
 
     The rectangle spanned by the two index centres, grown by `margin`
@@ -550,7 +550,11 @@ def _on_top(d: Detection, a: Detection, b: Detection, cfg: JoinConfig) -> bool:
 
 
 def _index_on_face(
-    a: Detection, b: Detection, others: list[Detection], axis: float | None, cfg: JoinConfig,
+    a: Detection,
+    b: Detection,
+    others: list[Detection],
+    axis: float | None,
+    cfg: JoinConfig,
     own_marks: frozenset[int] = frozenset(),
 ) -> bool:
     """True when another card's index lies on the face that a-b would be the corners of.
@@ -650,15 +654,12 @@ def _covered_wilds(dets: list[Detection], cfg: JoinConfig) -> set[int]:
             continue
         (d1, _, _, k1), (d2, _, _, k2) = near[:2]
         before, after = dets[k1], dets[k2]
-        if (d2 <= cfg.even_steps * d1 and FREE_SHAPE.isdisjoint((before.cls, after.cls))
-                and _alike(before, after, after)):
+        if d2 <= cfg.even_steps * d1 and FREE_SHAPE.isdisjoint((before.cls, after.cls)) and _alike(before, after, after):
             out.add(i)
     return out
 
 
-def _local_axes(
-    dets: list[Detection], middles: dict[int, float], cfg: JoinConfig
-) -> list[tuple[float, float, int]]:
+def _local_axes(dets: list[Detection], middles: dict[int, float], cfg: JoinConfig) -> list[tuple[float, float, int]]:
     """Per detection, the fan directions around it, as summed doubled-angle vectors.
 
     Fanned indices near a card tell how the cards there are turned.
@@ -760,8 +761,11 @@ def _span(a: Detection, b: Detection) -> _Span:
 def _diagonals(faces: list[Detection], pairs: list[_Pair]) -> list[_Diagonal]:
     """Midpoint, corner-to-corner vector, class and diagonal ratio (in index sizes) of each joined fixed-shape
     card."""
-    return [(*_span(faces[p.i], faces[p.j]), faces[p.i].cls, p.ratio) for p in pairs
-            if faces[p.i].cls not in FREE_SHAPE and faces[p.j].cls not in FREE_SHAPE]
+    return [
+        (*_span(faces[p.i], faces[p.j]), faces[p.i].cls, p.ratio)
+        for p in pairs
+        if faces[p.i].cls not in FREE_SHAPE and faces[p.j].cls not in FREE_SHAPE
+    ]
 
 
 def _diagonal_off(v: tuple[float, float], r: tuple[float, float]) -> float:
@@ -792,7 +796,7 @@ def _laid_alike(diagonals: list[tuple[float, float]], cfg: JoinConfig) -> bool:
     if _agree(diagonals, cfg.diagonal_agree):
         return True
     for k, odd in enumerate(diagonals):
-        rest = diagonals[:k] + diagonals[k + 1:]
+        rest = diagonals[:k] + diagonals[k + 1 :]
         shortest = min(math.hypot(*q) for q in rest)
         if len(rest) >= 2 and math.hypot(*odd) < cfg.step_span * shortest and _agree(rest, cfg.diagonal_agree):
             return True
@@ -879,12 +883,10 @@ def _like_neighbours(a: Detection, b: Detection, ratio: float, diagonals: list[_
     return min(_diagonal_off(span, r) for r in near) <= cfg.diagonal_match
 
 
-def _nearest_of_deck(mid: tuple[float, float], ratio: float | None, diagonals: list[_Diagonal],
-                     cfg: JoinConfig) -> list[_Diagonal]:
+def _nearest_of_deck(mid: tuple[float, float], ratio: float | None, diagonals: list[_Diagonal], cfg: JoinConfig) -> list[_Diagonal]:
     """The joined cards' `diagonals` of the deck of a pair with this diagonal `ratio` (`_same_deck`), nearest
     its middle `mid` first, the pair itself (a first-pass card at `mid`) left out."""
-    return sorted((d for d in diagonals if math.dist(d[0], mid) > 1e-6 and _same_deck(ratio, d[3], cfg)),
-                  key=lambda d: math.dist(d[0], mid))
+    return sorted((d for d in diagonals if math.dist(d[0], mid) > 1e-6 and _same_deck(ratio, d[3], cfg)), key=lambda d: math.dist(d[0], mid))
 
 
 def _same_deck(ratio: float | None, other: float, cfg: JoinConfig) -> bool:
@@ -896,8 +898,11 @@ def _same_deck(ratio: float | None, other: float, cfg: JoinConfig) -> bool:
 def _off_their_line(span: tuple[float, float], diagonals: list[tuple[float, float]], cfg: JoinConfig) -> bool:
     """True when three or more diagonals run within `line_agree` degrees of each other and the span runs
     more than `line_match` off every one of them."""
-    return len(diagonals) >= 3 and all(_line_degrees(r, q) <= cfg.line_agree for r in diagonals for q in diagonals) \
+    return (
+        len(diagonals) >= 3
+        and all(_line_degrees(r, q) <= cfg.line_agree for r in diagonals for q in diagonals)
         and min(_line_degrees(span, r) for r in diagonals) > cfg.line_match
+    )
 
 
 def _other_corners(a: Detection, b: Detection, long_dir: float) -> tuple[tuple[float, float], ...]:
@@ -913,8 +918,7 @@ def _middle(p: tuple[float, float], q: tuple[float, float]) -> tuple[float, floa
     return ((p[0] + q[0]) / 2.0, (p[1] + q[1]) / 2.0)
 
 
-def _third_corner(p: tuple[float, float], a: Detection, b: Detection, long_dir: float, reach: float,
-                  cfg: JoinConfig) -> bool:
+def _third_corner(p: tuple[float, float], a: Detection, b: Detection, long_dir: float, reach: float, cfg: JoinConfig) -> bool:
     """Whether p is one of the other corners of a rectangle with diagonal a-b whose sides run within
     `corner_turn` of long_dir or square to it.
 
@@ -933,9 +937,16 @@ def _third_corner(p: tuple[float, float], a: Detection, b: Detection, long_dir: 
     return min(off, 90.0 - off) <= cfg.corner_turn
 
 
-def _own_marks(raw: list[Detection], dets: list[Detection], i: int, j: int, axis: float | None,
-               cfg: JoinConfig, ratio_misfit: float | None = None, lone: frozenset[int] = frozenset(),
-               ) -> frozenset[int]:
+def _own_marks(
+    raw: list[Detection],
+    dets: list[Detection],
+    i: int,
+    j: int,
+    axis: float | None,
+    cfg: JoinConfig,
+    ratio_misfit: float | None = None,
+    lone: frozenset[int] = frozenset(),
+) -> frozenset[int]:
     """For a pair of joker corners i-j, the ids (in `dets`) of the other joker boxes on its face
     that are marks of that card's own, not the corner of a joker lying on top of it.
 
@@ -960,8 +971,7 @@ def _own_marks(raw: list[Detection], dets: list[Detection], i: int, j: int, axis
     """
     a, b = dets[i], dets[j]
     free = a.cls in FREE_SHAPE and b.cls in FREE_SHAPE
-    natural = (ratio_misfit is not None and ratio_misfit <= cfg.four_index_fit and a.cls == b.cls
-               and a.cls not in WANDERING | ROWED)
+    natural = ratio_misfit is not None and ratio_misfit <= cfg.four_index_fit and a.cls == b.cls and a.cls not in WANDERING | ROWED
     if not free and not natural:
         return frozenset()
     frames = [f for f, _ in _face_frames(a, b, axis, cfg)]
@@ -1019,21 +1029,26 @@ def _square(sides: list[float], cfg: JoinConfig) -> bool:
     return max(sides) < cfg.joker_face_sides * min(sides)
 
 
-def _slanted_on_face(raw: list[Detection], dets: list[Detection], i: int, j: int, own: frozenset[int],
-                     axis: float | None, cfg: JoinConfig) -> frozenset[int]:
+def _slanted_on_face(
+    raw: list[Detection], dets: list[Detection], i: int, j: int, own: frozenset[int], axis: float | None, cfg: JoinConfig
+) -> frozenset[int]:
     """For a pair of joker corners i-j, the ids of two other boxes like them (not already in `own`) that are its
     other two corners seen at a slant (`_slanted_marks`); empty for a pair of another class."""
     a, b = dets[i], dets[j]
     if a.cls not in FREE_SHAPE or b.cls not in FREE_SHAPE:
         return frozenset()
-    alike = [d for k, d in enumerate(dets) if k not in (i, j) and d.cls in FREE_SHAPE and id(d) not in own
-             and _alike(raw[k], raw[i], raw[j], MARK_LIKENESS)]
+    alike = [
+        d
+        for k, d in enumerate(dets)
+        if k not in (i, j) and d.cls in FREE_SHAPE and id(d) not in own and _alike(raw[k], raw[i], raw[j], MARK_LIKENESS)
+    ]
     reach = cfg.step_tolerance * (a.size + b.size) / 2.0
     return frozenset(id(d) for d in _slanted_marks(a, b, alike, dets, axis, reach, cfg))
 
 
-def _slanted_marks(a: Detection, b: Detection, marks: list[Detection], dets: list[Detection], axis: float | None,
-                   reach: float, cfg: JoinConfig) -> list[Detection]:
+def _slanted_marks(
+    a: Detection, b: Detection, marks: list[Detection], dets: list[Detection], axis: float | None, reach: float, cfg: JoinConfig
+) -> list[Detection]:
     """The two of `marks` that are the other corners of a joker with corners a and b seen at a slant, if any.
 
     A photo taken at a slant draws a card's face as a parallelogram, so its
@@ -1048,7 +1063,7 @@ def _slanted_marks(a: Detection, b: Detection, marks: list[Detection], dets: lis
     mid = _middle(a.center, b.center)
     diagonal = math.dist(a.center, b.center)
     for n, c in enumerate(marks):
-        for d in marks[n + 1:]:
+        for d in marks[n + 1 :]:
             if math.dist(_middle(c.center, d.center), mid) > reach:
                 continue
             if not low <= math.dist(c.center, d.center) / diagonal <= high:
@@ -1062,21 +1077,19 @@ def _slanted_marks(a: Detection, b: Detection, marks: list[Detection], dets: lis
     return []
 
 
-def _four_marks(raw: list[Detection], dets: list[Detection], i: int, j: int, own: frozenset[int],
-                reach: float) -> tuple[int, int] | None:
+def _four_marks(raw: list[Detection], dets: list[Detection], i: int, j: int, own: frozenset[int], reach: float) -> tuple[int, int] | None:
     """Two of the pair i-j's own marks (ids `own`) shaped like its corners that lie across its middle
     from each other: with i and j the four corners of one card."""
     mid = _middle(dets[i].center, dets[j].center)
     like = [k for k, d in enumerate(dets) if id(d) in own and _alike(raw[k], raw[i], raw[j], MARK_LIKENESS)]
     for n, k in enumerate(like):
-        for m in like[n + 1:]:
+        for m in like[n + 1 :]:
             if math.dist(_middle(dets[k].center, dets[m].center), mid) <= reach:
                 return (k, m)
     return None
 
 
-def _side_in_a_chain(corners: tuple[Detection, ...], dets: list[Detection], axis: float, tol: float,
-                     cfg: JoinConfig) -> bool:
+def _side_in_a_chain(corners: tuple[Detection, ...], dets: list[Detection], axis: float, tol: float, cfg: JoinConfig) -> bool:
     """Whether a side of the rectangle of four marks (in order round it) is one step of a chain of
     indices: another index lies one side's length beyond either end of it, in line.
 
@@ -1119,8 +1132,10 @@ def _edges_clear(d: Detection, corners: tuple[Detection, ...], dets: list[Detect
 
 def _next_in_a_fan(dets: list[Detection], k: int, middles: dict[int, float], cfg: JoinConfig) -> bool:
     """Whether index k lies one step on from the middle of a fan (`_fan_middles`), along its line."""
-    return any(n in middles and _line_degrees((dx, dy), (math.cos(middles[n]), math.sin(middles[n])))
-               <= cfg.chain_degrees for _, dx, dy, n in _chain_steps(dets, k, cfg))
+    return any(
+        n in middles and _line_degrees((dx, dy), (math.cos(middles[n]), math.sin(middles[n]))) <= cfg.chain_degrees
+        for _, dx, dy, n in _chain_steps(dets, k, cfg)
+    )
 
 
 def _ratio_misfit(ratio: float, expected: tuple[float, ...]) -> float:
@@ -1129,8 +1144,12 @@ def _ratio_misfit(ratio: float, expected: tuple[float, ...]) -> float:
 
 
 def _candidate_pairs(
-    dets: list[Detection], cfg: JoinConfig, expected: tuple[float, ...], diagonals: list[_Diagonal] | None = None,
-    raw: list[Detection] | None = None, twinned: set[int] = frozenset(),
+    dets: list[Detection],
+    cfg: JoinConfig,
+    expected: tuple[float, ...],
+    diagonals: list[_Diagonal] | None = None,
+    raw: list[Detection] | None = None,
+    twinned: set[int] = frozenset(),
 ) -> list[_Pair]:
     """Every pair of detections that may be one card's two corners, best fitting first.
 
@@ -1167,8 +1186,11 @@ def _candidate_pairs(
             ra, rb = (box_aspect(raw[i]), box_aspect(raw[j])) if as_found else (box_aspect(a), box_aspect(b))
             if max(ra, rb) / min(ra, rb) > cfg.max_aspect_ratio:
                 continue
-            if ((cfg.joker_direction or a.cls not in FREE_SHAPE) and not direction_ok(a, b, cfg.clear_aspect)
-                    and not _like_neighbours(a, b, ratio, diagonals or [], cfg)):
+            if (
+                (cfg.joker_direction or a.cls not in FREE_SHAPE)
+                and not direction_ok(a, b, cfg.clear_aspect)
+                and not _like_neighbours(a, b, ratio, diagonals or [], cfg)
+            ):
                 continue
             (ca, sa_, na), (cb, sb_, nb) = axes[i], axes[j]
             around = (ca + cb, sa_ + sb_, na + nb)  # the fans near either corner
@@ -1180,21 +1202,37 @@ def _candidate_pairs(
             axis = _steady_axis(around, cfg.steady_share)
             own = _own_marks(raw, dets, i, j, axis, cfg, _ratio_misfit(ratio, expected))
             corners = _four_marks(raw, dets, i, j, own, cfg.step_tolerance * size) if own else None
-            if corners and a.cls in FREE_SHAPE and cfg.four_marks_chain and axis is not None and _side_in_a_chain(
-                    (a, dets[corners[0]], b, dets[corners[1]]), dets, axis, cfg.step_tolerance * size, cfg):
+            if (
+                corners
+                and a.cls in FREE_SHAPE
+                and cfg.four_marks_chain
+                and axis is not None
+                and _side_in_a_chain((a, dets[corners[0]], b, dets[corners[1]]), dets, axis, cfg.step_tolerance * size, cfg)
+            ):
                 continue  # two fanned jokers' edges, one fan step apart, not one joker's four corners
             if corners and a.cls in FREE_SHAPE and _square(_sides(a, dets[corners[0]], b, dets[corners[1]]), cfg):
                 continue  # two jokers' edges side by side or stacked (held-out round 81 side 2), not one joker
             beyond = _beyond_counts(a, b, axis, cfg)
-            if _is_fan_step(a, b, dets, cfg.step_tolerance * size, cfg.hand_fans, own,
-                            bool(corners) and a.cls in FREE_SHAPE, beyond,
-                            cfg.wild_rows and bool(diagonals) and not beyond):
+            if _is_fan_step(
+                a,
+                b,
+                dets,
+                cfg.step_tolerance * size,
+                cfg.hand_fans,
+                own,
+                bool(corners) and a.cls in FREE_SHAPE,
+                beyond,
+                cfg.wild_rows and bool(diagonals) and not beyond,
+            ):
                 continue
             if cfg.hand_fans and _hand_fan_step(a, b, dets, cfg):
                 continue
             short = ratio < wild_step_below
-            if not cfg.hand_fans and cfg.column_turn > 0 and a.cls not in WANDERING and (
-                _next_step(a, b, dets, cfg, True, short) or _next_step(b, a, dets, cfg, True, short)
+            if (
+                not cfg.hand_fans
+                and cfg.column_turn > 0
+                and a.cls not in WANDERING
+                and (_next_step(a, b, dets, cfg, True, short) or _next_step(b, a, dets, cfg, True, short))
             ):
                 continue  # a step of a meld's column: its rank goes on one more even step
             if diagonals and not cfg.hand_fans and _unlike_neighbours(a, b, ratio, diagonals, cfg):
@@ -1249,8 +1287,9 @@ def _free_partners(pairs: list[_Pair], dets: list[Detection]) -> _Free:
     return free
 
 
-def _row_of_three(c: _Pair, free: _Free, holder: dict[int, _Pair], used: list[bool],
-                  gone: set[int]) -> tuple[tuple[_Pair, _Pair, _Pair], tuple[int, int], _Pair] | None:
+def _row_of_three(
+    c: _Pair, free: _Free, holder: dict[int, _Pair], used: list[bool], gone: set[int]
+) -> tuple[tuple[_Pair, _Pair, _Pair], tuple[int, int], _Pair] | None:
     """The three candidate pairs (a, v), (w, x), (y, b) that can replace chosen `c` = (v, w) and the chosen
     pair (x, y) holding w's candidate partner x, with a and b left alone; and that second pair. None if none."""
     for v, w in ((c.i, c.j), (c.j, c.i)):
@@ -1348,9 +1387,7 @@ def nearest_values(p: tuple[float, float], items: list[tuple[tuple[float, float]
     return [v for _, v in near]
 
 
-def _free_sized(
-    faces: list[Detection], refs: list[tuple[tuple[float, float], float]], k: int, trust: float = 1.0
-) -> list[Detection]:
+def _free_sized(faces: list[Detection], refs: list[tuple[tuple[float, float], float]], k: int, trust: float = 1.0) -> list[Detection]:
     """Faces with each free-shape index (joker) given the size and shape of the indices near it.
 
     A joker's corner mark (stacked letters, a star, a word) says little of
@@ -1388,8 +1425,7 @@ def _fixed_ratios(faces: list[Detection], pairs: list[_Pair]) -> list[float]:
     return [p.ratio for p in pairs if faces[p.i].cls not in FREE_SHAPE and faces[p.j].cls not in FREE_SHAPE]
 
 
-def _first_pass(faces: list[Detection], cfg: JoinConfig,
-                twinned: set[int] = frozenset()) -> tuple[list[Detection], list[_Pair]]:
+def _first_pass(faces: list[Detection], cfg: JoinConfig, twinned: set[int] = frozenset()) -> tuple[list[Detection], list[_Pair]]:
     """Faces with jokers sized by the fixed-shape indices near them, and the pairs the prior ratio joins."""
     sized = _free_sized(faces, _size_refs(faces), cfg.free_neighbours, cfg.free_size_trust)
     return sized, _greedy(_candidate_pairs(sized, cfg, (cfg.diagonal_ratio,), raw=faces, twinned=twinned), len(sized))
@@ -1415,7 +1451,9 @@ def _modes(ratios: list[float], gap: float, least: int) -> list[float]:
 
 
 def _adapted(
-    faces: list[Detection], cfg: JoinConfig, twinned: set[int] = frozenset(),
+    faces: list[Detection],
+    cfg: JoinConfig,
+    twinned: set[int] = frozenset(),
 ) -> tuple[list[Detection], tuple[float, ...], JoinConfig, list[_Diagonal]]:
     """The faces to join (jokers resized), the expected ratios, the tolerances and the card diagonals for this photo.
 
@@ -1444,8 +1482,7 @@ def _adapted(
     also = [inside(m) for m in modes if m > expected]
     if cfg.short_threes > 1.0 and not cfg.hand_fans:  # a table's threes lie in a row, never a fan's steps
         threes = [p.ratio for p in first if sized[p.i].cls in ROWED and sized[p.j].cls in ROWED]
-        also += [inside(m) for m in _modes(threes, cfg.mode_gap, cfg.adapt_min_pairs)
-                 if m * cfg.short_threes < expected]
+        also += [inside(m) for m in _modes(threes, cfg.mode_gap, cfg.adapt_min_pairs) if m * cfg.short_threes < expected]
     wanted = (expected, *also)
     fitting = [p for p in first if _ratio_misfit(p.ratio, wanted) <= cfg.adapted_max_cost]
     diagonals = _diagonals(sized, fitting)
@@ -1460,8 +1497,13 @@ def _pair_axis(axes: list[tuple[float, float, int]], i: int, j: int, cfg: JoinCo
 
 
 def _face_marks(
-    faces: list[Detection], sized: list[Detection], chosen: list[_Pair], lone: list[int],
-    axes: list[tuple[float, float, int]], cfg: JoinConfig, expected: tuple[float, ...],
+    faces: list[Detection],
+    sized: list[Detection],
+    chosen: list[_Pair],
+    lone: list[int],
+    axes: list[tuple[float, float, int]],
+    cfg: JoinConfig,
+    expected: tuple[float, ...],
 ) -> dict[int, list[int]]:
     """Per chosen pair, the `lone` boxes that are its own face marks (`_own_marks`: a joker's; a
     four-index natural's other two corners).
@@ -1473,8 +1515,9 @@ def _face_marks(
     for n, p in enumerate(chosen):
         if not lone:
             break
-        own = _own_marks(faces, sized, p.i, p.j, _pair_axis(axes, p.i, p.j, cfg), cfg, _ratio_misfit(p.ratio, expected),
-                         frozenset(id(sized[k]) for k in lone))
+        own = _own_marks(
+            faces, sized, p.i, p.j, _pair_axis(axes, p.i, p.j, cfg), cfg, _ratio_misfit(p.ratio, expected), frozenset(id(sized[k]) for k in lone)
+        )
         mine = [k for k in lone if id(sized[k]) in own]
         if mine:
             marks[n] = mine
@@ -1482,8 +1525,7 @@ def _face_marks(
     return marks
 
 
-def _across_fan(v: tuple[float, float], mid: tuple[float, float], axis: float, diagonals: list[_Diagonal],
-                cfg: JoinConfig) -> float | None:
+def _across_fan(v: tuple[float, float], mid: tuple[float, float], axis: float, diagonals: list[_Diagonal], cfg: JoinConfig) -> float | None:
     """|v| as a share of the nearest cards' diagonals measured square to the fan (direction `axis`), when v
     itself runs square to it; else None."""
     across = (-math.sin(axis), math.cos(axis))
@@ -1523,9 +1565,15 @@ def _in_fan_band(d: Detection, dets: list[Detection], axis: float, reach: float)
     return count
 
 
-def _edge_marks(sized: list[Detection], lone: list[int], axes: list[tuple[float, float, int]],
-                diagonals: list[_Diagonal], cfg: JoinConfig, expected: tuple[float, ...],
-                raw: list[Detection]) -> list[tuple[int, int]]:
+def _edge_marks(
+    sized: list[Detection],
+    lone: list[int],
+    axes: list[tuple[float, float, int]],
+    diagonals: list[_Diagonal],
+    cfg: JoinConfig,
+    expected: tuple[float, ...],
+    raw: list[Detection],
+) -> list[tuple[int, int]]:
     """Pairs (index, mark) of lone joker boxes that are one fanned joker's two marks along its visible edge.
 
     Some jokers print the same star or ring in all four corners. In a fanned
@@ -1551,7 +1599,7 @@ def _edge_marks(sized: list[Detection], lone: list[int], axes: list[tuple[float,
     low, high = cfg.edge_span
     found: list[tuple[float, int, int]] = []
     for n, i in enumerate(lone):
-        for j in lone[n + 1:]:
+        for j in lone[n + 1 :]:
             a, b = sized[i], sized[j]
             if max(a.size, b.size) / max(min(a.size, b.size), 1e-6) > cfg.max_size_ratio:
                 continue
@@ -1614,8 +1662,11 @@ def _edge_twins(faces: list[Detection], cfg: JoinConfig) -> list[tuple[int, int]
         if axis is None:
             continue
         along = (math.cos(axis), math.sin(axis))
-        fan = [k for _, dx, dy, k in _chain_steps(faces, i, cfg) if _line_degrees((dx, dy), along) <= cfg.chain_degrees
-               and (faces[k].cls == a.cls or (cfg.hand_fans and faces[k].cls not in WANDERING))]
+        fan = [
+            k
+            for _, dx, dy, k in _chain_steps(faces, i, cfg)
+            if _line_degrees((dx, dy), along) <= cfg.chain_degrees and (faces[k].cls == a.cls or (cfg.hand_fans and faces[k].cls not in WANDERING))
+        ]
         if not fan:
             continue  # no neighbour on the fan's line: of its rank on a table (one meld a rank), a natural in a hand
         for j in naturals:
@@ -1624,8 +1675,7 @@ def _edge_twins(faces: list[Detection], cfg: JoinConfig) -> list[tuple[int, int]
                 continue
             v = (b.center[0] - a.center[0], b.center[1] - a.center[1])
             off = _line_degrees(v, (-along[1], along[0]))
-            if low <= math.hypot(*v) / a.size <= high and off <= cfg.twin_degrees and (
-                    cfg.hand_fans or any(_copy_at(faces, k, v, cfg) for k in fan)):
+            if low <= math.hypot(*v) / a.size <= high and off <= cfg.twin_degrees and (cfg.hand_fans or any(_copy_at(faces, k, v, cfg) for k in fan)):
                 found.append((off, min(i, j), max(i, j)))
     out: list[tuple[int, int]] = []
     used: set[int] = set()
@@ -1687,8 +1737,7 @@ def join_corners(detections: list[Detection], config: JoinConfig | None = None) 
     axes = _local_axes(sized, _fan_middles(sized, cfg), cfg)
     marks = _face_marks(faces, sized, chosen, lone, axes, cfg, expected)
     paired: set[int] = {k for ks in marks.values() for k in ks}
-    edges = _edge_marks(sized, [k for k in lone if k not in paired and sized[k].cls in FREE_SHAPE], axes, diagonals,
-                        cfg, expected, faces)
+    edges = _edge_marks(sized, [k for k in lone if k not in paired and sized[k].cls in FREE_SHAPE], axes, diagonals, cfg, expected, faces)
     paired.update(k for pair in edges for k in pair)
     cards: list[Card] = []
     for n, p in enumerate(chosen):

@@ -47,8 +47,7 @@ def restore_cut_indices(detections: list[Detection], width: int, height: int) ->
     """The detections with each fixed-shape index box cut by the photo's edge stretched to its neighbours'
     size past that edge (see the module's text); every other box as it was."""
     sides = [_cut_sides(d.box, width, height) for d in detections]
-    whole = [(d.center, (d.box[2] - d.box[0], d.box[3] - d.box[1]))
-             for d, cut in zip(detections, sides) if not any(cut) and d.cls not in FREE_SHAPE]
+    whole = [(d.center, (d.box[2] - d.box[0], d.box[3] - d.box[1])) for d, cut in zip(detections, sides) if not any(cut) and d.cls not in FREE_SHAPE]
     if not whole:
         return list(detections)
     out = []

@@ -26,8 +26,7 @@ def share_inside(inner: tuple[float, ...], outer: tuple[float, ...]) -> float:
 def inside_convex(point: tuple[float, float], polygon: Sequence[Sequence[float]], edges: bool = True) -> bool:
     """Whether `point` lies inside a convex polygon (its corners in order round it, either way); on an edge
     counts as inside where `edges` is set."""
-    turns = [(q[0] - o[0]) * (point[1] - o[1]) - (q[1] - o[1]) * (point[0] - o[0])
-             for o, q in zip(polygon, list(polygon[1:]) + list(polygon[:1]))]
+    turns = [(q[0] - o[0]) * (point[1] - o[1]) - (q[1] - o[1]) * (point[0] - o[0]) for o, q in zip(polygon, list(polygon[1:]) + list(polygon[:1]))]
     if edges:
         return all(t >= 0 for t in turns) or all(t <= 0 for t in turns)
     return all(t > 0 for t in turns) or all(t < 0 for t in turns)

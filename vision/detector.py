@@ -70,14 +70,21 @@ class InferenceConfig:
     max_zoom: float = 2.0  # at most this much larger than the first working size
     shrink_above: float | None = 4 / 3  # share of index_target over which a photo's median index counts as large (None: never)
     ink_threes: bool = True  # a 3 whose ink is clearly red or black is named by it (vision/ink.py)
-    turns: tuple[int, ...] = (180, 90)  # read the photo turned clockwise by each of these degrees as well, and keep the boxes the readings' mean confidence carries (() reads it once)
-    scales: tuple[float, ...] = (0.75,)  # read the photo as it is at each of these shares of the scale its first reading settled on as well, fused with the turns (dev11 rounds: 373 -> 378 of 494 sides exact; 1.33 alone 374, 0.75 with 1.33 382)
+    turns: tuple[int, ...] = (
+        180,
+        90,
+    )  # read the photo turned clockwise by each of these degrees as well, and keep the boxes the readings' mean confidence carries (() reads it once)
+    scales: tuple[float, ...] = (
+        0.75,
+    )  # read the photo as it is at each of these shares of the scale its first reading settled on as well, fused with the turns (dev11 rounds: 373 -> 378 of 494 sides exact; 1.33 alone 374, 0.75 with 1.33 382)
     fused_conf: float = 0.25  # with several readings: the mean confidence over the readings a box needs (dev rounds, three readings: 0.25 scored 722 of 1,004 sides exactly, 0.3 713, 0.2 718)
     # the photo is read the other ways only where its first reading has a box this sure (low <= conf < high); else that reading stands
     # alone. Exact photos against reading every photo four times: closeup-phone 384 of 438 either way (143 read once), edje-rank
     # 345 against 344 (63 once), table-webcam 24 of 39 either way; (0.2, 0.5) read 331 close-ups once but lost 2 of them
     recheck_band: tuple[float, float] = (0.2, 0.8)
-    unsure_conf: float | None = 0.1  # with several readings: boxes whose mean reaches this but not fused_conf are returned apart, as unsure (`Detector.read`; None: none)
+    unsure_conf: float | None = (
+        0.1  # with several readings: boxes whose mean reaches this but not fused_conf are returned apart, as unsure (`Detector.read`; None: none)
+    )
     device: str = "cpu"
 
     @property
@@ -165,8 +172,12 @@ def turned(image: np.ndarray, degrees: int) -> np.ndarray:
 def turned_back(det: Detection, degrees: int, width: int, height: int) -> Detection:
     """A detection made on a `width` x `height` photo turned clockwise by `degrees`, in the pixels of the photo as it was."""
     x1, y1, x2, y2 = det.box
-    box = {0: (x1, y1, x2, y2), 90: (y1, height - x2, y2, height - x1),
-           180: (width - x2, height - y2, width - x1, height - y1), 270: (width - y2, x1, width - y1, x2)}[degrees % 360]
+    box = {
+        0: (x1, y1, x2, y2),
+        90: (y1, height - x2, y2, height - x1),
+        180: (width - x2, height - y2, width - x1, height - y1),
+        270: (width - y2, x1, width - y1, x2),
+    }[degrees % 360]
     return Detection(det.cls, det.conf, box)
 
 
@@ -271,8 +282,7 @@ class Detector:
         each in the photo's pixels."""
         cfg = self.config
         height, width = image.shape[:2]
-        readings = [[turned_back(d, degrees, width, height) for d in self._reading(turned(image, degrees))[0]]
-                    for degrees in cfg.turns]
+        readings = [[turned_back(d, degrees, width, height) for d in self._reading(turned(image, degrees))[0]] for degrees in cfg.turns]
         return readings + [self._read_at(image, scale * share) for share in cfg.scales]
 
     def settled(self, image: np.ndarray, readings: list[list[Detection]]) -> Reading:
@@ -381,8 +391,7 @@ def load_detector(weights: Path | None = None, config: InferenceConfig | None = 
         try:
             return Detector(_handfoot_model(fast, path), config, OPENVINO)
         except ModelError as exc:
-            print(f"handfoot: reading {path} with PyTorch (its OpenVINO copy would not load; delete {fast} to make it "
-                  f"again): {exc}", file=sys.stderr)
+            print(f"handfoot: reading {path} with PyTorch (its OpenVINO copy would not load; delete {fast} to make it again): {exc}", file=sys.stderr)
     return Detector(_handfoot_model(path, path), config, OPENVINO if fast == path else PYTORCH)
 
 

@@ -31,8 +31,7 @@ LARGE = 1.7  # a box this many times the median natural index side, or more, ...
 FACE_CONF = 0.5  # ... is dropped where the detector gave it less confidence than this
 
 
-def drop_face_letters(detections: Sequence[Detection], large: float = LARGE,
-                      conf: float = FACE_CONF) -> list[Detection]:
+def drop_face_letters(detections: Sequence[Detection], large: float = LARGE, conf: float = FACE_CONF) -> list[Detection]:
     """`detections` without the rank boxes (not NOT_RANK) under `conf` whose side is at least `large` times
     the median side of the natural indices (`index_side`; where too few are found, all kept)."""
     median = index_side(detections)

@@ -33,8 +33,10 @@ def _pil_open(path: Path) -> Image.Image:
 
 
 def _too_large(path: Path, width: int, height: int) -> ImageError:
-    return ImageError(f"photo is too large: {width} x {height} pixels ({width * height / 1e6:.0f} Mpx), "
-                      f"over the {MAX_PIXELS / 1e6:.0f} Mpx handfoot reads; take it at a lower resolution: {path}")
+    return ImageError(
+        f"photo is too large: {width} x {height} pixels ({width * height / 1e6:.0f} Mpx), "
+        f"over the {MAX_PIXELS / 1e6:.0f} Mpx handfoot reads; take it at a lower resolution: {path}"
+    )
 
 
 def _open_checked(path: Path) -> Image.Image:
@@ -48,8 +50,10 @@ def _open_checked(path: Path) -> Image.Image:
             img = _pil_open(path)
     except Image.DecompressionBombError as exc:  # PIL's guard, past twice its MAX_IMAGE_PIXELS
         pixels = 2 * (Image.MAX_IMAGE_PIXELS or 0)
-        raise ImageError(f"photo is too large: over {pixels / 1e6:.0f} Mpx, past the {MAX_PIXELS / 1e6:.0f} Mpx "
-                         f"handfoot reads; take it at a lower resolution: {path}") from exc
+        raise ImageError(
+            f"photo is too large: over {pixels / 1e6:.0f} Mpx, past the {MAX_PIXELS / 1e6:.0f} Mpx "
+            f"handfoot reads; take it at a lower resolution: {path}"
+        ) from exc
     width, height = img.size
     if width * height > MAX_PIXELS:
         img.close()

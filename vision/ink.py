@@ -108,8 +108,9 @@ def foot_wild_class(image: np.ndarray, det: Detection) -> str | None:
     return None
 
 
-def _renamed(image: np.ndarray, dets: list[Detection], classes: tuple[str, ...],
-             name: Callable[[np.ndarray, Detection], str | None], iou: float) -> list[Detection]:
+def _renamed(
+    image: np.ndarray, dets: list[Detection], classes: tuple[str, ...], name: Callable[[np.ndarray, Detection], str | None], iou: float
+) -> list[Detection]:
     """`dets` with each detection of `classes` renamed as `name` says, where it says (a grey photo: none).
 
     A box renamed onto another box of its new name merges with it (class-aware NMS at `iou`).
@@ -119,8 +120,9 @@ def _renamed(image: np.ndarray, dets: list[Detection], classes: tuple[str, ...],
     return renamed(dets, lambda det: name(image, det) if det.cls in classes else None, iou)
 
 
-def recolour_threes(image: np.ndarray, dets: list[Detection], red_at: float = RED_AT,
-                    black_at: float = BLACK_AT, iou: float = MERGE_IOU) -> list[Detection]:
+def recolour_threes(
+    image: np.ndarray, dets: list[Detection], red_at: float = RED_AT, black_at: float = BLACK_AT, iou: float = MERGE_IOU
+) -> list[Detection]:
     """`dets` with each 3 named by its ink where the ink is clear (a grey photo is left as the model saw it).
 
     A 3 whose ink is in between but dark (up to BLACK_BESIDE_RED) is black
@@ -146,8 +148,7 @@ def recolour_threes(image: np.ndarray, dets: list[Detection], red_at: float = RE
     return _renamed(image, dets, THREES, name, iou)
 
 
-def laid_threes(image: np.ndarray, dets: list[Detection], black_at: float = BLACK_AT,
-                iou: float = MERGE_IOU) -> list[Detection]:
+def laid_threes(image: np.ndarray, dets: list[Detection], black_at: float = BLACK_AT, iou: float = MERGE_IOU) -> list[Detection]:
     """`dets` of a table photo holding a red 3 with each black 3 whose ink is not clearly black named red.
 
     None of the rule sets melds a black 3, and a side's laid red 3s lie together, so where the detector

@@ -58,7 +58,7 @@ def is_face(k: int, jokers: Sequence[Detection], diagonals: Sequence[Diagonal]) 
     centre = jokers[k].center
     through = [d for d in diagonals if k not in d[:2] and math.dist(d[4], centre) <= MIDDLE * d[2]]
     for n, (a, b, length, direction, _) in enumerate(through):
-        for c, d, other, turn, _ in through[n + 1:]:
+        for c, d, other, turn, _ in through[n + 1 :]:
             if len({a, b, c, d}) < 4 or max(length, other) > LENGTHS * min(length, other):
                 continue
             crossing = abs(math.degrees(direction - turn)) % 180.0

@@ -75,9 +75,16 @@ def _log_aspect(d: Detection) -> float:
     return math.log(max(y2 - y1, 1e-3) / max(x2 - x1, 1e-3))
 
 
-def pair_features(a: Detection, b: Detection, same_card: bool, around: Surroundings, hands: bool,
-                  jokers: Sequence[Detection], corners: tuple[bool, bool],
-                  boxes: tuple[int, int]) -> tuple[float, list[float]]:
+def pair_features(
+    a: Detection,
+    b: Detection,
+    same_card: bool,
+    around: Surroundings,
+    hands: bool,
+    jokers: Sequence[Detection],
+    corners: tuple[bool, bool],
+    boxes: tuple[int, int],
+) -> tuple[float, list[float]]:
     """(span in local card diagonals, the network's inputs) for joker boxes a and b.
 
     `same_card`: the joining put them on one card; `hands`: a photo of hands;
@@ -101,7 +108,7 @@ def pair_features(a: Detection, b: Detection, same_card: bool, around: Surroundi
     angle = math.atan2(v[1], v[0])
     on_segment = in_circle = 0
     for d in around.indices:
-        t = ((d.center[0] - a.center[0]) * v[0] + (d.center[1] - a.center[1]) * v[1]) / dist ** 2
+        t = ((d.center[0] - a.center[0]) * v[0] + (d.center[1] - a.center[1]) * v[1]) / dist**2
         off = math.dist(d.center, (a.center[0] + t * v[0], a.center[1] + t * v[1]))
         on_segment += 0.05 < t < 0.95 and off < 0.75 * size
         in_circle += math.dist(d.center, mid) < dist / 2
@@ -109,13 +116,29 @@ def pair_features(a: Detection, b: Detection, same_card: bool, around: Surroundi
     ra, rb = a.size / size, b.size / size
     span = dist / diagonal
     return span, [
-        span, dist / size / 5, math.cos(2 * (angle - turn)), math.sin(2 * (angle - turn)),
-        math.cos(2 * angle), math.sin(2 * angle),
-        min(on_segment, 4) / 2, min(in_circle, 6) / 3, min(jokers_between, 4) / 2, float(same_card),
-        min(a.conf, b.conf), max(a.conf, b.conf), math.log(max(min(ra, rb), 1e-3)), math.log(max(max(ra, rb), 1e-3)),
-        min(_log_aspect(a), _log_aspect(b)), max(_log_aspect(a), _log_aspect(b)), float(hands), float(bool(near)),
+        span,
+        dist / size / 5,
+        math.cos(2 * (angle - turn)),
+        math.sin(2 * (angle - turn)),
+        math.cos(2 * angle),
+        math.sin(2 * angle),
+        min(on_segment, 4) / 2,
+        min(in_circle, 6) / 3,
+        min(jokers_between, 4) / 2,
+        float(same_card),
+        min(a.conf, b.conf),
+        max(a.conf, b.conf),
+        math.log(max(min(ra, rb), 1e-3)),
+        math.log(max(max(ra, rb), 1e-3)),
+        min(_log_aspect(a), _log_aspect(b)),
+        max(_log_aspect(a), _log_aspect(b)),
+        float(hands),
+        float(bool(near)),
         diagonal / size / 5,
-        float(min(corners)), float(max(corners)), min(boxes) / 2, max(boxes) / 2,
+        float(min(corners)),
+        float(max(corners)),
+        min(boxes) / 2,
+        max(boxes) / 2,
     ]
 
 
@@ -146,16 +169,16 @@ def joker_boxes(cards: Sequence[Card], hands: bool, max_span: float = MAX_SPAN) 
     per_card = [card_of.count(n) for n in card_of]
     for i in range(len(boxes)):
         for j in range(i + 1, len(boxes)):
-            span, row = pair_features(boxes[i], boxes[j], card_of[i] == card_of[j], around, hands, boxes,
-                                      (corner[i], corner[j]), (per_card[i], per_card[j]))
+            span, row = pair_features(
+                boxes[i], boxes[j], card_of[i] == card_of[j], around, hands, boxes, (corner[i], corner[j]), (per_card[i], per_card[j])
+            )
             if span <= max_span:
                 pairs.append((i, j))
                 rows.append(row)
     return JokerBoxes(boxes, card_of, corner, pairs, np.array(rows, np.float32).reshape(-1, FEATURES))
 
 
-def average_linkage(start: Sequence[Sequence[int]], odds: dict[tuple[int, int], float],
-                    threshold: float = THRESHOLD) -> list[list[int]]:
+def average_linkage(start: Sequence[Sequence[int]], odds: dict[tuple[int, int], float], threshold: float = THRESHOLD) -> list[list[int]]:
     """Groups of items, from the `start` groups: the two groups whose items' pairs have the highest mean odds
     join, while that mean is above `threshold` (a pair not in `odds` counts 0). Groups only ever join."""
     n = 1 + max([k for g in start for k in g] + [k for pair in odds for k in pair], default=-1)
@@ -178,8 +201,7 @@ def average_linkage(start: Sequence[Sequence[int]], odds: dict[tuple[int, int], 
     return groups
 
 
-def corner_groups(found: JokerBoxes, odds: dict[tuple[int, int], float],
-                  threshold: float = THRESHOLD) -> list[list[int]]:
+def corner_groups(found: JokerBoxes, odds: dict[tuple[int, int], float], threshold: float = THRESHOLD) -> list[list[int]]:
     """The photo's jokers as groups of box indices: the joining's corners grouped by average linkage from one
     corner a group, and each of the joining's marks with its card's first corner (what the joining's geometry
     took for a joker's own mark, such as its word, stays its own)."""
@@ -271,14 +293,20 @@ def _payload(net, mean: np.ndarray, scale: np.ndarray, facts: dict) -> dict:
     return {"mean": torch.tensor(mean), "scale": torch.tensor(scale), "state": net.state_dict(), "facts": facts}
 
 
-def save_joker_grouper(net, mean: np.ndarray, scale: np.ndarray, path: Path, facts: dict,
-                       beside: Sequence[JokerGrouper] = ()) -> Path:
+def save_joker_grouper(net, mean: np.ndarray, scale: np.ndarray, path: Path, facts: dict, beside: Sequence[JokerGrouper] = ()) -> Path:
     """Write the network's weights with its input scaling and `facts` (how it was trained, what it scored),
     and every network of the groupers `beside` it, whose odds are averaged with its own when it is loaded."""
     kept = [m for g in beside for m in g.members()]
-    return save_checkpoint({"features": FEATURES, **_payload(net, mean, scale, facts), "max_span": MAX_SPAN,
-                            "threshold": THRESHOLD,
-                            "beside": [_payload(m.net, m.mean, m.scale, m.facts) for m in kept]}, path)
+    return save_checkpoint(
+        {
+            "features": FEATURES,
+            **_payload(net, mean, scale, facts),
+            "max_span": MAX_SPAN,
+            "threshold": THRESHOLD,
+            "beside": [_payload(m.net, m.mean, m.scale, m.facts) for m in kept],
+        },
+        path,
+    )
 
 
 def _member(saved: dict) -> JokerGrouper:
@@ -291,14 +319,17 @@ def _member(saved: dict) -> JokerGrouper:
 def _joker_grouper(saved: dict) -> JokerGrouper:
     if saved.get("features") != FEATURES:
         raise ValueError(f"it takes {saved.get('features')} features, not {FEATURES}")
-    return replace(_member(saved), max_span=float(saved["max_span"]), threshold=float(saved["threshold"]),
-                   beside=tuple(_member(m) for m in saved.get("beside", [])))
+    return replace(
+        _member(saved),
+        max_span=float(saved["max_span"]),
+        threshold=float(saved["threshold"]),
+        beside=tuple(_member(m) for m in saved.get("beside", [])),
+    )
 
 
 def load_joker_grouper(path: Path | None = None) -> JokerGrouper:
     """Load a grouper written by `save_joker_grouper` (default models/jokers.pt); never downloads."""
-    return load_checkpoint(path if path is not None else DEFAULT_JOKER_WEIGHTS, "joker grouper",
-                           "handfoot train-jokers", _joker_grouper)
+    return load_checkpoint(path if path is not None else DEFAULT_JOKER_WEIGHTS, "joker grouper", "handfoot train-jokers", _joker_grouper)
 
 
 @lru_cache(maxsize=1)

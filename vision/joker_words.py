@@ -36,17 +36,22 @@ TAKEN_IOU = 0.3
 NOT_RANK = frozenset({JOKER, "WILD20", "WILD50", "SOCK", "SHOE", BACK})  # boxes that name no rank
 
 
-def drop_joker_letters(detections: Sequence[Detection], inside: float = INSIDE,
-                       conf: float = WORD_CONF) -> list[Detection]:
+def drop_joker_letters(detections: Sequence[Detection], inside: float = INSIDE, conf: float = WORD_CONF) -> list[Detection]:
     """`detections` without the rank boxes (not NOT_RANK) under `conf` lying at least `inside` within a
     joker box."""
     jokers = [d.box for d in detections if d.cls == JOKER]
-    return [d for d in detections
-            if d.cls in NOT_RANK or d.conf >= conf or not any(share_inside(d.box, j) >= inside for j in jokers)]
+    return [d for d in detections if d.cls in NOT_RANK or d.conf >= conf or not any(share_inside(d.box, j) >= inside for j in jokers)]
 
 
-def word_jokers(image, detections: Sequence[Detection], reader, unsure: Sequence[Detection] = (),
-                conf: float = READ_CONF, odds: float = WORD_ODDS, unsure_odds: float = UNSURE_WORD_ODDS) -> list[Detection]:
+def word_jokers(
+    image,
+    detections: Sequence[Detection],
+    reader,
+    unsure: Sequence[Detection] = (),
+    conf: float = READ_CONF,
+    odds: float = WORD_ODDS,
+    unsure_odds: float = UNSURE_WORD_ODDS,
+) -> list[Detection]:
     """`detections` with each J box under `conf` (READ_CONF) that the joker-word `reader` (a `WildReader` of J and JOKER)
     reads as a joker at `odds` or more named JOKER, and with each `unsure` J box it reads as one at
     `unsure_odds` added as a JOKER, where no box kept overlaps it. Nothing else is renamed: a JOKER box is never
@@ -59,7 +64,7 @@ def word_jokers(image, detections: Sequence[Detection], reader, unsure: Sequence
     read = reader.view_odds(image, doubtful + hidden)[:, joker] if doubtful or hidden else []
     named = {id(d) for d, p in zip(doubtful, read) if p >= odds}
     out = renamed(detections, lambda d: JOKER if id(d) in named else None, MERGE_IOU)
-    for d, p in zip(hidden, read[len(doubtful):]):
+    for d, p in zip(hidden, read[len(doubtful) :]):
         if p >= unsure_odds and not any(box_iou(d.box, k.box) > TAKEN_IOU for k in out):
             out.append(replace(d, cls=JOKER))
     return out

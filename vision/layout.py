@@ -150,9 +150,7 @@ def column_frame(groups: Iterable[list[Card]], size: float) -> Frame:
         all_cards.extend(members)
         pts = [c.corners[0].center for c in members if len(c.corners) == 1]
         for i, (x, y) in enumerate(pts):
-            near = min(
-                ((px - x) ** 2 + (py - y) ** 2, px - x, py - y) for j, (px, py) in enumerate(pts) if j != i
-            ) if len(pts) > 1 else None
+            near = min(((px - x) ** 2 + (py - y) ** 2, px - x, py - y) for j, (px, py) in enumerate(pts) if j != i) if len(pts) > 1 else None
             if near is None or near[0] > reach2 or near[0] == 0:
                 continue
             angle = math.atan2(near[2], near[1])  # one fan step: along the column
@@ -246,7 +244,11 @@ def _inside(card: Card, col: _Column, frame: Frame, size: float, cfg: LayoutConf
 
 
 def _reread_strays(
-    columns: list[_Column], frame: Frame, size: float, cfg: LayoutConfig, keep: frozenset[int],
+    columns: list[_Column],
+    frame: Frame,
+    size: float,
+    cfg: LayoutConfig,
+    keep: frozenset[int],
     fixed: frozenset[str],
 ) -> list[tuple[Card, _Column, str]]:
     """Naturals of a meld key with no column of its own, or of a short column apart from their
@@ -268,14 +270,15 @@ def _reread_strays(
             suspects.append((key, cols))
         else:
             longest = max(len(col.cards) for col in cols)
-            suspects += [(key, [col]) for col in cols if len(col.cards) <= cfg.stray_column_max
-                         and len(col.cards) < longest]
+            suspects += [(key, [col]) for col in cols if len(col.cards) <= cfg.stray_column_max and len(col.cards) < longest]
     suspect_cols = {id(col) for _, cols in suspects for col in cols}
     # a home is no suspect group itself (so its key holds more cards than a stray rank may), and
     # it takes only groups shorter than it (below)
-    homes = [(col, classes.pop()) for col in columns
-             if id(col) not in suspect_cols
-             and len(classes := {c.cls for c in col.cards}) == 1 and not classes & fixed]
+    homes = [
+        (col, classes.pop())
+        for col in columns
+        if id(col) not in suspect_cols and len(classes := {c.cls for c in col.cards}) == 1 and not classes & fixed
+    ]
     out: list[tuple[Card, _Column, str]] = []
     for key, cols in suspects:
         cards = [c for col in cols for c in col.cards]
@@ -283,9 +286,11 @@ def _reread_strays(
             continue
         found = []
         for card in cards:
-            fits = [(off, n, col, cls) for n, (col, cls) in enumerate(homes)  # n: no _Column compared
-                    if col.key != key and len(col.cards) > len(cards)
-                    and (off := _inside(card, col, frame, size, cfg)) is not None]
+            fits = [
+                (off, n, col, cls)
+                for n, (col, cls) in enumerate(homes)  # n: no _Column compared
+                if col.key != key and len(col.cards) > len(cards) and (off := _inside(card, col, frame, size, cfg)) is not None
+            ]
             if not fits:
                 break
             _, _, col, cls = min(fits)
@@ -301,8 +306,7 @@ def _deep_inside(along: float, col: _Column, size: float, cfg: LayoutConfig) -> 
     return col.along_min + reach < along < col.along_max - reach
 
 
-def _wild_cost(wild: Card, col: _Column, frame: Frame, size: float, cfg: LayoutConfig,
-               ends_only: bool = False) -> float | None:
+def _wild_cost(wild: Card, col: _Column, frame: Frame, size: float, cfg: LayoutConfig, ends_only: bool = False) -> float | None:
     """How well the wild fits the column (its best corner; None: not at all). With `ends_only`, a corner
     deep inside the column's run of indices (`_deep_inside`) does not count."""
     best: float | None = None
@@ -350,9 +354,8 @@ def _place_wilds(
         fits = []
         for w, wild in enumerate(left):
             # a whole wild is the last card of its column: first by a corner that is not deep inside one
-            for ends_only in ((True, False) if len(wild.corners) > 1 and cfg.whole_inside > 0 else (False,)):
-                mine = [(cost, w, c) for c, col in enumerate(columns)
-                        if (cost := _wild_cost(wild, col, frame, size, cfg, ends_only)) is not None]
+            for ends_only in (True, False) if len(wild.corners) > 1 and cfg.whole_inside > 0 else (False,):
+                mine = [(cost, w, c) for c, col in enumerate(columns) if (cost := _wild_cost(wild, col, frame, size, cfg, ends_only)) is not None]
                 if mine:
                     fits += mine
                     break
@@ -410,10 +413,7 @@ def layout_table(
     for key, members in by_key.items():
         cols = _split_columns(key, members, frame, size, cfg.column_gap * size)
         if len(cols) > 1:
-            out.notes.append(
-                f"the {key} cards lie in {len(cols)} columns; counted as one meld of {key} "
-                "(a side has one meld per rank)"
-            )
+            out.notes.append(f"the {key} cards lie in {len(cols)} columns; counted as one meld of {key} (a side has one meld per rank)")
         columns.extend(cols)
 
     strays = _reread_strays(columns, frame, size, cfg, frozenset(id(c) for c in keep), frozenset(fixed_classes))
@@ -422,8 +422,10 @@ def layout_table(
         new = Card(cls, card.conf * 0.5, card.corners)
         out.reread.append((card, new))
         by_key[home.key].append(new)
-        out.notes.append(f"a lone {card.cls} lies inside the column of the {home.key} meld: counted as {cls} "
-                         f"(check it on the table; --fix '{card.cls}->{card.cls}' keeps it a {card.cls})")
+        out.notes.append(
+            f"a lone {card.cls} lies inside the column of the {home.key} meld: counted as {cls} "
+            f"(check it on the table; --fix '{card.cls}->{card.cls}' keeps it a {card.cls})"
+        )
     by_key = {k: kept for k, v in by_key.items() if (kept := [c for c in v if id(c) not in moved])}
     for col in columns:
         col.cards = [c for c in col.cards if id(c) not in moved]
@@ -450,4 +452,3 @@ def layout_leftover(cards: list[Card]) -> LeftoverLayout:
         cards=[c for c in cards if c.cls != BACK],
         backs=[c for c in cards if c.cls == BACK],
     )
-

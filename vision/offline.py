@@ -13,9 +13,7 @@ THREADS_ENV = "HANDFOOT_THREADS"  # a limit on the detector's CPU threads (PyTor
 
 
 def config_dir() -> Path:
-    base = os.environ.get("HANDFOOT_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "handfoot"
-    )
+    base = os.environ.get("HANDFOOT_CACHE") or os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "handfoot")
     return Path(base) / "ultralytics"
 
 

@@ -101,20 +101,21 @@ def _fill_gaps(flow: Flow, s: Settings) -> None:
     flow.detections = flow.detections + flow.taken
     if flow.taken:
         n = len(flow.taken)
-        flow.notes.append(f"{n} unsure {'index' if n == 1 else 'indices'} taken where a column's "
-                          "even spacing calls for a card (under the detector's threshold): check them on the picture")
+        flow.notes.append(
+            f"{n} unsure {'index' if n == 1 else 'indices'} taken where a column's "
+            "even spacing calls for a card (under the detector's threshold): check them on the picture"
+        )
 
 
 def _name(flow: Flow, s: Settings) -> None:
     """Boxes named again by the second-look readers and by their ink (`name_wilds`)."""
-    flow.detections = name_wilds(flow.image, flow.detections, s.family, s.wilds, hands=flow.role == LEFTOVER,
-                                 unsure=flow.unsure)
+    flow.detections = name_wilds(flow.image, flow.detections, s.family, s.wilds, hands=flow.role == LEFTOVER, unsure=flow.unsure)
 
 
 def _sharpness(flow: Flow, s: Settings) -> None:
     """How blurred the indices came out, on the detector's sure boxes; with `blur_boxes`, on that many of the
     surest boxes as named (a live frame: a box costs 0.4-0.8 ms)."""
-    boxes = flow.sure if s.blur_boxes is None else sorted(flow.detections, key=lambda d: -d.conf)[:s.blur_boxes]
+    boxes = flow.sure if s.blur_boxes is None else sorted(flow.detections, key=lambda d: -d.conf)[: s.blur_boxes]
     flow.blur = photo_blur(flow.image, boxes)
 
 
@@ -173,8 +174,9 @@ def _layout(flow: Flow, s: Settings) -> None:
     """A table's cards laid out into melds, red 3s, backs and strays; a leftover's into a hand (`vision.layout`)."""
     if flow.role == TABLE:
         deck = s.deck
-        flow.layout = layout_table(flow.cards, deck.wilds, red_three_class=deck.red_three_class,
-                                   meld_groups=deck.meld_key, keep=flow.keep, fixed_classes=deck.not_natural)
+        flow.layout = layout_table(
+            flow.cards, deck.wilds, red_three_class=deck.red_three_class, meld_groups=deck.meld_key, keep=flow.keep, fixed_classes=deck.not_natural
+        )
     else:
         flow.layout = layout_leftover(flow.cards)
 
@@ -210,7 +212,7 @@ def run(flow: Flow, settings: Settings = Settings(), start: str | None = None, s
     names = [stage.name for stage in STAGES]
     first = 0 if start is None else names.index(start)
     last = len(names) - 1 if stop is None else names.index(stop)
-    for stage in STAGES[first:last + 1]:
+    for stage in STAGES[first : last + 1]:
         stage.step(flow, settings)
     return flow
 
@@ -220,8 +222,9 @@ def read(path: Path, role: str, settings: Settings) -> Flow:
     return run(Flow.of(load_image(path), role), settings, stop=READ_LAST)
 
 
-def join_for(role: str, detections: list[Detection], jokers: bool = True,
-             frame: tuple[int, int] | None = None, image: np.ndarray | None = None) -> list[Card]:
+def join_for(
+    role: str, detections: list[Detection], jokers: bool = True, frame: tuple[int, int] | None = None, image: np.ndarray | None = None
+) -> list[Card]:
     """Cards from one photo's corner boxes as named: the stages from JOIN_FIRST to the joker grouping. Given the
     photo's `frame` (width, height), boxes cut by its edge are mended; given the photo (`image`), the whole-card
     reader looks again; with `jokers`, the joker grouper groups joker boxes."""
@@ -229,8 +232,7 @@ def join_for(role: str, detections: list[Detection], jokers: bool = True,
     return run(flow, Settings(jokers=jokers), start=JOIN_FIRST, stop="group-jokers").cards
 
 
-def lay_out(role: str, cards: list[Card], deck: DeckLayout | None = None,
-            keep: Sequence[Card] = ()) -> TableLayout | LeftoverLayout:
+def lay_out(role: str, cards: list[Card], deck: DeckLayout | None = None, keep: Sequence[Card] = ()) -> TableLayout | LeftoverLayout:
     """The `layout` stage on cards as read and corrected: a table's melds (`deck` needed) or a leftover hand;
     cards in `keep` (corrected ones) are kept as they are."""
     return run(Flow(role, cards=cards, keep=list(keep)), Settings(deck=deck), start="layout").layout
@@ -241,8 +243,9 @@ def name_by_ink(image: np.ndarray, detections: list[Detection], family: str) -> 
     return recolour_foot_wilds(image, detections) if family == "barefoot" else detections
 
 
-def name_wilds(image: np.ndarray, detections: list[Detection], family: str, wilds: bool = True,
-               hands: bool = False, unsure: list[Detection] | None = None) -> list[Detection]:
+def name_wilds(
+    image: np.ndarray, detections: list[Detection], family: str, wilds: bool = True, hands: bool = False, unsure: list[Detection] | None = None
+) -> list[Detection]:
     """Every box the second-look readers (`vision/wild_reader.py`) read better named by them, where
     `wilds` is set and the reader is present; otherwise as detected (Bare Foot wilds still by their ink).
 

@@ -69,8 +69,7 @@ def edge_width(image: np.ndarray, box: Sequence[float]) -> float | None:
     if min(w, h) < MIN_BOX_PX * 2 / 3 or max(w, h) < MIN_BOX_PX:
         return None
     height, width = image.shape[:2]
-    crop = image[max(0, int(y1 - 0.1 * h)) : min(height, int(y2 + 0.1 * h) + 1),
-                 max(0, int(x1 - 0.1 * w)) : min(width, int(x2 + 0.1 * w) + 1)]
+    crop = image[max(0, int(y1 - 0.1 * h)) : min(height, int(y2 + 0.1 * h) + 1), max(0, int(x1 - 0.1 * w)) : min(width, int(x2 + 0.1 * w) + 1)]
     if crop.size == 0:
         return None
     grey = (cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop).astype(np.float32)

@@ -62,12 +62,10 @@ def joker_side(detections: Sequence[Detection]) -> float | None:
     return _median_side(detections, lambda cls: cls == JOKER, MIN_JOKERS)
 
 
-def drop_small_jokers(detections: Sequence[Detection], ratio: float = SMALL_JOKER,
-                      among_jokers: float = SMALL_AMONG_JOKERS) -> list[Detection]:
+def drop_small_jokers(detections: Sequence[Detection], ratio: float = SMALL_JOKER, among_jokers: float = SMALL_AMONG_JOKERS) -> list[Detection]:
     """`detections` without the joker boxes whose side is under `ratio` times the median side of the
     natural indices (`index_side`) or under `among_jokers` times the median side of the photo's sure joker
     boxes (`joker_side`); a measure that too few boxes give drops nothing."""
-    floors = [share * median for share, median in ((ratio, index_side(detections)),
-                                                   (among_jokers, joker_side(detections))) if median is not None]
+    floors = [share * median for share, median in ((ratio, index_side(detections)), (among_jokers, joker_side(detections))) if median is not None]
     floor = max(floors, default=0.0)
     return [d for d in detections if d.cls != JOKER or box_side(d) >= floor]

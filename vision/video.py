@@ -221,7 +221,5 @@ def open_source(source: str | int | SourceSpec, *, realtime: bool = False, timeo
         cap = cv2.VideoCapture(int(spec.value))
         if not cap.isOpened():
             cap.release()
-            raise SourceError(
-                f"cannot open camera {spec.value} (no such camera, or it is in use; try another number with --source)"
-            )
+            raise SourceError(f"cannot open camera {spec.value} (no such camera, or it is in use; try another number with --source)")
     return VideoSource(spec, cap, realtime=realtime)

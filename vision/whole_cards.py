@@ -53,8 +53,14 @@ MAX_CORNERS = 4  # a card prints at most four indices
 WILD_CLASSES = frozenset({"2", "WILD20", "WILD50", "SOCK", "SHOE"})
 
 
-def diagonal_crop(image: np.ndarray, a: tuple[float, ...], b: tuple[float, ...], size: tuple[int, int] = CROP_SIZE,
-                  margin: float = CROP_MARGIN, band: float = CROP_BAND) -> np.ndarray:
+def diagonal_crop(
+    image: np.ndarray,
+    a: tuple[float, ...],
+    b: tuple[float, ...],
+    size: tuple[int, int] = CROP_SIZE,
+    margin: float = CROP_MARGIN,
+    band: float = CROP_BAND,
+) -> np.ndarray:
     """A BGR crop (`size`: width, height) along the line from box `a`'s centre to box `b`'s, laid level: it runs
     `margin` index sizes beyond each centre and is `band` of its length tall (edges beyond the photo repeat its
     border pixels)."""
@@ -105,19 +111,20 @@ class WholeCardReader:
 
         crops = np.stack([diagonal_crop(image, a.box, b.box, self.size, self.margin, self.band) for a, b in pairs])
         with torch.no_grad():
-            views = [torch.softmax(self.net(as_batch(c)), 1)[:, CLASSES.index("ONE")]
-                     for c in (crops, np.ascontiguousarray(crops[:, ::-1, ::-1]))]
+            views = [torch.softmax(self.net(as_batch(c)), 1)[:, CLASSES.index("ONE")] for c in (crops, np.ascontiguousarray(crops[:, ::-1, ::-1]))]
         return ((views[0] + views[1]) / 2).numpy()
 
 
-def _grouped(image: np.ndarray, dets: Sequence[Detection], reader: WholeCardReader,
-             join_odds: float) -> list[list[int]]:
+def _grouped(image: np.ndarray, dets: Sequence[Detection], reader: WholeCardReader, join_odds: float) -> list[list[int]]:
     """`dets` (indices) in groups that are one card each: every two that `could_be_one_card` (two different
     wilds left out) are read; surest first, two groups merge where every pair across them reads ONE at
     `join_odds` or more, up to `MAX_CORNERS`."""
-    pairs = [(i, j) for i in range(len(dets)) for j in range(i + 1, len(dets))
-             if not (dets[i].cls != dets[j].cls and dets[i].cls in WILD_CLASSES and dets[j].cls in WILD_CLASSES)
-             and could_be_one_card(dets[i], dets[j])]
+    pairs = [
+        (i, j)
+        for i in range(len(dets))
+        for j in range(i + 1, len(dets))
+        if not (dets[i].cls != dets[j].cls and dets[i].cls in WILD_CLASSES and dets[j].cls in WILD_CLASSES) and could_be_one_card(dets[i], dets[j])
+    ]
     odds = reader.odds(image, [(dets[i], dets[j]) for i, j in pairs])
     one = {pair: p for pair, p in zip(pairs, odds) if p >= join_odds}
     group_of = {k: [k] for k in range(len(dets))}
@@ -141,8 +148,7 @@ def _plain(card: Card, corners: int) -> bool:
     return len(card.corners) == corners and not card.marks and card.cls not in (JOKER, BACK)
 
 
-def second_look(image: np.ndarray | None, cards: Sequence[Card], reader: WholeCardReader | None,
-                join_odds: float = JOIN_ODDS) -> list[Card]:
+def second_look(image: np.ndarray | None, cards: Sequence[Card], reader: WholeCardReader | None, join_odds: float = JOIN_ODDS) -> list[Card]:
     """The joining's `cards` read again from the pixels (module doc): two-corner cards read as two (under
     `PART_ODDS`) parted, then lone corners grouped into cards at `join_odds`. Jokers, backs and cards with
     marks of their own stay as they are; without a reader or a colour image the cards come back as they were."""
@@ -152,8 +158,7 @@ def second_look(image: np.ndarray | None, cards: Sequence[Card], reader: WholeCa
     twos = [k for k, c in enumerate(cards) if _plain(c, 2)]
     odds = reader.odds(image, [cards[k].corners for k in twos])
     parted = {k for k, o in zip(twos, odds) if o < PART_ODDS}
-    cards = [c for k, c in enumerate(cards) if k not in parted] + [
-        Card(d.cls, d.conf, (d,)) for k in sorted(parted) for d in cards[k].corners]
+    cards = [c for k, c in enumerate(cards) if k not in parted] + [Card(d.cls, d.conf, (d,)) for k in sorted(parted) for d in cards[k].corners]
     lone = [k for k, c in enumerate(cards) if _plain(c, 1)]
     groups = [g for g in _grouped(image, [cards[k].corners[0] for k in lone], reader, join_odds) if len(g) > 1]
     taken = {lone[k] for g in groups for k in g}
@@ -165,8 +170,18 @@ def save_whole_card_reader(net, path: Path, facts: dict) -> Path:
     """Write the network's weights with the crop geometry it learnt from and `facts` (how it was trained)."""
     from vision.wild_reader import net_width  # noqa: PLC0415
 
-    return save_checkpoint({"classes": list(CLASSES), "size": list(CROP_SIZE), "margin": CROP_MARGIN,
-                            "band": CROP_BAND, "width": net_width(net), "state": net.state_dict(), "facts": facts}, path)
+    return save_checkpoint(
+        {
+            "classes": list(CLASSES),
+            "size": list(CROP_SIZE),
+            "margin": CROP_MARGIN,
+            "band": CROP_BAND,
+            "width": net_width(net),
+            "state": net.state_dict(),
+            "facts": facts,
+        },
+        path,
+    )
 
 
 def load_whole_card_reader(path: Path | None = None) -> WholeCardReader:
@@ -181,8 +196,7 @@ def load_whole_card_reader(path: Path | None = None) -> WholeCardReader:
         net.eval()
         return WholeCardReader(net, tuple(saved["size"]), float(saved["margin"]), float(saved["band"]))
 
-    return load_checkpoint(path if path is not None else DEFAULT_WHOLE_CARD_WEIGHTS, "whole-card reader",
-                           "handfoot train-whole-cards", build)
+    return load_checkpoint(path if path is not None else DEFAULT_WHOLE_CARD_WEIGHTS, "whole-card reader", "handfoot train-whole-cards", build)
 
 
 @cache

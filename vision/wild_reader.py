@@ -124,16 +124,34 @@ class ReaderKind:
 
 
 READERS = {
-    "wilds": ReaderKind("wild reader", WILDS, ("remastered",), MODELS / "wilds.pt", views=WILD_VIEWS,
-                         turns=WILD_TURNS, grey=WILD_GREY),
-    "foot-wilds": ReaderKind("Bare Foot reader", FOOT_SPECIALS, ("barefoot",), MODELS / "foot-wilds.pt",
-                             views=WILD_VIEWS, turns=WILD_TURNS, grey=WILD_GREY),
-    "ranks": ReaderKind("rank reader", RANKS, ("traditional", "remastered"), MODELS / "ranks.pt", RANK_MIN_ODDS,
-                        ("3R", "3B"), RANK_UNSURE_CONF, RANK_UNSURE_ODDS, RANK_LOPSIDED, RANK_LOPSIDED_ODDS, width=2),
+    "wilds": ReaderKind("wild reader", WILDS, ("remastered",), MODELS / "wilds.pt", views=WILD_VIEWS, turns=WILD_TURNS, grey=WILD_GREY),
+    "foot-wilds": ReaderKind(
+        "Bare Foot reader", FOOT_SPECIALS, ("barefoot",), MODELS / "foot-wilds.pt", views=WILD_VIEWS, turns=WILD_TURNS, grey=WILD_GREY
+    ),
+    "ranks": ReaderKind(
+        "rank reader",
+        RANKS,
+        ("traditional", "remastered"),
+        MODELS / "ranks.pt",
+        RANK_MIN_ODDS,
+        ("3R", "3B"),
+        RANK_UNSURE_CONF,
+        RANK_UNSURE_ODDS,
+        RANK_LOPSIDED,
+        RANK_LOPSIDED_ODDS,
+        width=2,
+    ),
     # a J box, or the joker whose word "Joker" begins with it: read from a crop wide enough to show the rest of
     # the word or the card's face (`vision/joker_words.py`, `word_jokers`, which sets when a box is renamed)
-    "joker-words": ReaderKind("joker-word reader", ("J", "JOKER"), ("traditional", "remastered"), MODELS / "joker-words.pt",
-                              turns=WILD_TURNS, size=JOKER_WORD_CROP, margin=JOKER_WORD_MARGIN),
+    "joker-words": ReaderKind(
+        "joker-word reader",
+        ("J", "JOKER"),
+        ("traditional", "remastered"),
+        MODELS / "joker-words.pt",
+        turns=WILD_TURNS,
+        size=JOKER_WORD_CROP,
+        margin=JOKER_WORD_MARGIN,
+    ),
 }
 MERGE_IOU = 0.5  # a renamed box merges with a box of its new name overlapping it this much
 # A crop whose pixels spread less than this (standard deviation, grey levels) shows no ink: the readers
@@ -141,8 +159,7 @@ MERGE_IOU = 0.5  # a renamed box merges with a box of its new name overlapping i
 MIN_INK_SPREAD = 4.0
 
 
-def crop_index(image: np.ndarray, box: tuple[float, float, float, float], size: int = CROP,
-               margin: float = MARGIN, angle: float = 0.0) -> np.ndarray:
+def crop_index(image: np.ndarray, box: tuple[float, float, float, float], size: int = CROP, margin: float = MARGIN, angle: float = 0.0) -> np.ndarray:
     """A `size` x `size` BGR square around `box`: its longer side times `margin`, centred on the box and
     turned `angle` degrees (counter-clockwise) about its centre (edges beyond the photo repeat its border
     pixels)."""
@@ -154,8 +171,7 @@ def crop_index(image: np.ndarray, box: tuple[float, float, float, float], size: 
     k = size / side
     warp = cv2.getRotationMatrix2D(centre, angle, k)
     warp[:, 2] += (size / 2 - centre[0], size / 2 - centre[1])
-    return cv2.warpAffine(image, warp, (size, size), flags=cv2.INTER_AREA if side > size else cv2.INTER_CUBIC,
-                          borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(image, warp, (size, size), flags=cv2.INTER_AREA if side > size else cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
 
 
 def as_batch(crops: np.ndarray):
@@ -178,9 +194,19 @@ def wild_net(outputs: int = len(WILDS), width: int = 1):
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
 
     a, b, c = 16 * width, 32 * width, 64 * width
-    return nn.Sequential(*block(3, a), nn.MaxPool2d(2), *block(a, b), nn.MaxPool2d(2),
-                         *block(b, c), nn.MaxPool2d(2), *block(c, c),
-                         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(c, outputs))
+    return nn.Sequential(
+        *block(3, a),
+        nn.MaxPool2d(2),
+        *block(a, b),
+        nn.MaxPool2d(2),
+        *block(b, c),
+        nn.MaxPool2d(2),
+        *block(c, c),
+        nn.AdaptiveAvgPool2d(1),
+        nn.Flatten(),
+        nn.Dropout(0.2),
+        nn.Linear(c, outputs),
+    )
 
 
 def net_width(net) -> int:
@@ -216,8 +242,9 @@ class WildReader:
         every one of its `turns`."""
         if not dets:
             return np.zeros((0, len(self.classes)))
-        crops = np.stack([crop_index(image, d.box, self.size, self.margin * share, angle)
-                          for d in dets for share in self.views for angle in self.turns])
+        crops = np.stack(
+            [crop_index(image, d.box, self.size, self.margin * share, angle) for d in dets for share in self.views for angle in self.turns]
+        )
         return self.odds_of(crops).reshape(len(dets), len(self.views) * len(self.turns), -1).mean(axis=1)
 
     def odds_of(self, crops: np.ndarray) -> np.ndarray:
@@ -237,8 +264,7 @@ class WildReader:
         """For each detection, the class the network reads in its crop (None: not sure enough)."""
         return [cls if p >= self.min_odds else None for cls, p in self.likeliest(image, dets)]
 
-    def read(self, image: np.ndarray, dets: list[Detection], iou: float = MERGE_IOU,
-             within_odds: float | None = None) -> list[Detection]:
+    def read(self, image: np.ndarray, dets: list[Detection], iou: float = MERGE_IOU, within_odds: float | None = None) -> list[Detection]:
         """`dets` with every box of the reader's classes named as the network reads it (where sure
         enough); a box renamed onto another box of its new name merges with it (class-aware NMS at `iou`).
         A box of `keep_within` is renamed to another of them only where `within_odds` is given and the
@@ -258,17 +284,16 @@ class WildReader:
 
         crops = self.crops(image, mine)
         inked = crops.reshape(len(crops), -1).std(axis=1) >= MIN_INK_SPREAD
-        named = {id(d): cls for d, row, ink in zip(mine, self.view_odds(image, mine), inked)
-                 if ink and (cls := new_name(d, row)) is not None}
+        named = {id(d): cls for d, row, ink in zip(mine, self.view_odds(image, mine), inked) if ink and (cls := new_name(d, row)) is not None}
         return renamed(dets, lambda d: named.get(id(d)), iou)
 
 
-def save_wild_reader(net, path: Path, facts: dict, classes: tuple[str, ...] = WILDS, size: int = CROP,
-                     margin: float = MARGIN) -> Path:
+def save_wild_reader(net, path: Path, facts: dict, classes: tuple[str, ...] = WILDS, size: int = CROP, margin: float = MARGIN) -> Path:
     """Write the network's weights with its `classes`, the crop geometry it learnt from (`size`, `margin`)
     and `facts` (how it was trained, what it scored)."""
-    return save_checkpoint({"classes": list(classes), "size": size, "margin": margin, "width": net_width(net),
-                            "state": net.state_dict(), "facts": facts}, path)
+    return save_checkpoint(
+        {"classes": list(classes), "size": size, "margin": margin, "width": net_width(net), "state": net.state_dict(), "facts": facts}, path
+    )
 
 
 def load_wild_reader(path: Path | None = None, kind: str = "wilds") -> WildReader:
@@ -282,12 +307,22 @@ def load_wild_reader(path: Path | None = None, kind: str = "wilds") -> WildReade
         net = wild_net(len(spec.classes), int(saved.get("width", 1)))
         net.load_state_dict(saved["state"])
         net.eval()
-        return WildReader(net, int(saved["size"]), float(saved["margin"]), spec.classes, spec.min_odds,
-                          spec.keep_within, spec.unsure_conf, spec.unsure_odds, spec.lopsided, spec.lopsided_odds,
-                          spec.views, spec.turns)
+        return WildReader(
+            net,
+            int(saved["size"]),
+            float(saved["margin"]),
+            spec.classes,
+            spec.min_odds,
+            spec.keep_within,
+            spec.unsure_conf,
+            spec.unsure_odds,
+            spec.lopsided,
+            spec.lopsided_odds,
+            spec.views,
+            spec.turns,
+        )
 
-    return load_checkpoint(path if path is not None else spec.weights, spec.title,
-                           f"handfoot train-wilds --reader {kind}", build)
+    return load_checkpoint(path if path is not None else spec.weights, spec.title, f"handfoot train-wilds --reader {kind}", build)
 
 
 @cache

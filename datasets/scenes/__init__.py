@@ -19,6 +19,14 @@ from datasets.scenes.render import (
 from datasets.scenes.tiles import Tile, cut_tiles
 
 __all__ = [
-    "CardTruth", "Placement", "Scene", "SceneOptions", "Tile", "cut_tiles", "render_generic_scene",
-    "render_leftover_scene", "render_random_scene", "render_table_scene",
+    "CardTruth",
+    "Placement",
+    "Scene",
+    "SceneOptions",
+    "Tile",
+    "cut_tiles",
+    "render_generic_scene",
+    "render_leftover_scene",
+    "render_random_scene",
+    "render_table_scene",
 ]

@@ -16,7 +16,7 @@ def value_noise(rng: np.random.Generator, w: int, h: int, cells: float) -> np.nd
     g = rng.standard_normal((gh, gw)).astype(np.float32)
     big = cv2.resize(g, (int(gw * s), int(gh * s)), interpolation=cv2.INTER_CUBIC)
     ox, oy = int(rng.integers(0, max(1, big.shape[1] - w))), int(rng.integers(0, max(1, big.shape[0] - h)))
-    out = big[oy:oy + h, ox:ox + w]
+    out = big[oy : oy + h, ox : ox + w]
     if out.shape[:2] != (h, w):
         out = cv2.resize(out, (w, h))
     return out
@@ -33,7 +33,7 @@ def fbm(rng: np.random.Generator, w: int, h: int, cells: float, octaves: int = 4
     out = np.zeros((sh, sw), np.float32)
     amp, total = 1.0, 0.0
     for o in range(octaves):
-        out += amp * value_noise(rng, sw, sh, cells * 2 ** o)
+        out += amp * value_noise(rng, sw, sh, cells * 2**o)
         total += amp
         amp *= 0.5
     out /= total
@@ -63,15 +63,24 @@ def _tint(field: np.ndarray, base: np.ndarray, contrast: float) -> np.ndarray:
     return np.clip(base[None, None, :] * f, 0, 255)
 
 
-WOODS = [(150, 100, 60), (190, 140, 90), (110, 70, 40), (220, 190, 150), (90, 55, 35), (200, 170, 130),
-         (160, 150, 140), (230, 215, 190)]
+WOODS = [(150, 100, 60), (190, 140, 90), (110, 70, 40), (220, 190, 150), (90, 55, 35), (200, 170, 130), (160, 150, 140), (230, 215, 190)]
 FELTS = [(30, 110, 60), (20, 80, 45), (30, 60, 120), (120, 30, 35), (50, 50, 55), (90, 90, 95), (20, 20, 25)]
-CLOTHS = [(235, 235, 230), (200, 40, 40), (40, 70, 150), (220, 200, 160), (120, 150, 120), (240, 220, 200),
-          (60, 60, 70), (170, 130, 170)]
+CLOTHS = [(235, 235, 230), (200, 40, 40), (40, 70, 150), (220, 200, 160), (120, 150, 120), (240, 220, 200), (60, 60, 70), (170, 130, 170)]
 KNITS = [(225, 210, 195), (200, 200, 205), (150, 160, 175), (230, 200, 200), (110, 120, 110), (240, 235, 225)]
 CARPETS = [(120, 100, 80), (90, 90, 100), (150, 60, 60), (70, 90, 70), (180, 170, 150)]
-SOLIDS = [(245, 245, 245), (220, 220, 215), (40, 40, 40), (15, 15, 18), (200, 180, 150), (120, 140, 160),
-          (230, 230, 240), (170, 170, 170), (90, 70, 60), (250, 250, 252), (60, 80, 60)]
+SOLIDS = [
+    (245, 245, 245),
+    (220, 220, 215),
+    (40, 40, 40),
+    (15, 15, 18),
+    (200, 180, 150),
+    (120, 140, 160),
+    (230, 230, 240),
+    (170, 170, 170),
+    (90, 70, 60),
+    (250, 250, 252),
+    (60, 80, 60),
+]
 
 
 def wood(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
@@ -81,20 +90,19 @@ def wood(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     warp = fbm(rng, big, big, rng.uniform(2, 6), 3) * rng.uniform(10, 60)
     period = rng.uniform(6, 40)
     stripes = np.sin((y + warp) * 2 * math.pi / period)
-    streak = cv2.resize(rng.standard_normal((big, max(2, big // 40))).astype(np.float32), (big, big),
-                        interpolation=cv2.INTER_LINEAR)
+    streak = cv2.resize(rng.standard_normal((big, max(2, big // 40))).astype(np.float32), (big, big), interpolation=cv2.INTER_LINEAR)
     streak = cv2.GaussianBlur(streak, (0, 0), 0.8)
     field = 0.5 * stripes * rng.uniform(0.3, 1.0) + 0.5 * streak + 0.3 * fbm(rng, big, big, 3, 2)
     field = field.T  # grain runs along x before turning
     if rng.random() < 0.5:  # plank seams
         pw = int(rng.uniform(0.1, 0.4) * big)
         for x0 in range(int(rng.integers(0, pw)), big, pw):
-            field[x0:x0 + 2, :] -= 2.5
-            field[x0 + 2:x0 + pw, :] += rng.normal(0, 0.3)
+            field[x0 : x0 + 2, :] -= 2.5
+            field[x0 + 2 : x0 + pw, :] += rng.normal(0, 0.3)
     m = cv2.getRotationMatrix2D((big / 2, big / 2), rng.uniform(0, 180), 1.0)
     field = cv2.warpAffine(field, m, (big, big), borderMode=cv2.BORDER_REFLECT)
     ox, oy = (big - w) // 2, (big - h) // 2
-    field = field[oy:oy + h, ox:ox + w]
+    field = field[oy : oy + h, ox : ox + w]
     return _tint(field, _colour(rng, WOODS), rng.uniform(0.08, 0.2))
 
 
@@ -138,8 +146,7 @@ def knit(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     # wavy rows and a slow bend, then turn the whole blanket
     warp = fbm(rng, w, h, 3, 2) * p * rng.uniform(0.5, 1.5)
     mx, my = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
-    field = cv2.remap(big, mx + warp + 2 * p, my + warp * 0.6 + 2 * ph, cv2.INTER_LINEAR,
-                      borderMode=cv2.BORDER_REFLECT)
+    field = cv2.remap(big, mx + warp + 2 * p, my + warp * 0.6 + 2 * ph, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     m = cv2.getRotationMatrix2D((w / 2, h / 2), rng.uniform(-90, 90), 1.0)
     field = cv2.warpAffine(field, m, (w, h), borderMode=cv2.BORDER_REFLECT)
     folds = fbm(rng, w, h, rng.uniform(1.5, 3), 2)
@@ -181,8 +188,7 @@ def from_file(rng: np.random.Generator, w: int, h: int, path: Path) -> np.ndarra
     if tex is None or min(tex.shape[:2]) < 16:
         return None
     k = rng.uniform(1.5, 6.0) * max(w, h) / 1600
-    tex = cv2.resize(tex, (max(8, int(tex.shape[1] * k)), max(8, int(tex.shape[0] * k))),
-                     interpolation=cv2.INTER_CUBIC)
+    tex = cv2.resize(tex, (max(8, int(tex.shape[1] * k)), max(8, int(tex.shape[0] * k))), interpolation=cv2.INTER_CUBIC)
     side = int(math.hypot(w, h)) + 2
     reps_y, reps_x = side // tex.shape[0] + 2, side // tex.shape[1] + 2
     row = np.concatenate([tex if i % 2 == 0 else tex[:, ::-1] for i in range(reps_x)], axis=1)
@@ -194,8 +200,7 @@ def from_file(rng: np.random.Generator, w: int, h: int, path: Path) -> np.ndarra
     return img
 
 
-GENERATORS = {"wood": wood, "felt": felt, "cloth": cloth, "knit": knit, "carpet": carpet, "stone": stone,
-              "solid": solid}
+GENERATORS = {"wood": wood, "felt": felt, "cloth": cloth, "knit": knit, "carpet": carpet, "stone": stone, "solid": solid}
 WEIGHTS = {"wood": 0.25, "felt": 0.1, "cloth": 0.12, "knit": 0.1, "carpet": 0.08, "stone": 0.1, "solid": 0.25}
 
 

@@ -22,9 +22,17 @@ SCENE_FAMILY_WEIGHTS: dict[str, float] = {"traditional": 0.5, "remastered": 0.3,
 # read as 2s, Remastered 50s read as 20s and Bare Foot clothing read as wilds. Ornamental came
 # from a count on the held-out rounds (its aces), not dev12, where 99 % of its corners read right.
 HARD_DESIGN_WEIGHTS: dict[str, float] = {
-    "aguilar": 3.0, "aisleriot-orell": 3.0, "aisleriot-tango-nuevo": 3.0, "aisleriot-plastic": 2.0,
-    "aisleriot-gnomangelo": 2.0, "aisleriot-bellot": 2.0, "aisleriot-neoclassical": 2.0,
-    "aisleriot-ornamental": 2.0, "remastered-5": 2.0, "barefoot-3": 2.0, "barefoot-4": 2.0,
+    "aguilar": 3.0,
+    "aisleriot-orell": 3.0,
+    "aisleriot-tango-nuevo": 3.0,
+    "aisleriot-plastic": 2.0,
+    "aisleriot-gnomangelo": 2.0,
+    "aisleriot-bellot": 2.0,
+    "aisleriot-neoclassical": 2.0,
+    "aisleriot-ornamental": 2.0,
+    "remastered-5": 2.0,
+    "barefoot-3": 2.0,
+    "barefoot-4": 2.0,
 }
 
 # With `dataset build --word-jokers`, each drawn deck whose jokers print a word across the top
@@ -65,6 +73,7 @@ class FamilyCards:
 
 def family_cards(family: str, available: set[str] | None = None) -> FamilyCards:
     """The role table for a family, restricted to classes the decks actually print."""
+
     def keep(cs):
         return tuple(c for c in cs if available is None or c in available)
 
@@ -105,8 +114,7 @@ class CardSource:
     without it every design is as likely (and the draw is the one earlier builds made).
     """
 
-    def __init__(self, rng: np.random.Generator, decks: list[Deck], family: str,
-                 design_weights: dict[str, float] | None = None) -> None:
+    def __init__(self, rng: np.random.Generator, decks: list[Deck], family: str, design_weights: dict[str, float] | None = None) -> None:
         pool = [d for d in decks if d.family == family and d.faces]
         if not pool:
             raise ValueError(f"no deck of family {family!r}")
@@ -163,7 +171,7 @@ def sample_meld(rng: np.random.Generator, roles: FamilyCards, rank: str, size: i
     cards = [rank_card(rng, roles, rank) for _ in range(size - n_wild)]
     cards += [roles.wilds[int(rng.integers(len(roles.wilds)))] for _ in range(n_wild)]
     # wilds go anywhere but the first card, mostly at the end
-    naturals, wilds = cards[: size - n_wild], cards[size - n_wild:]
+    naturals, wilds = cards[: size - n_wild], cards[size - n_wild :]
     if rng.random() < 0.5:
         order = naturals + wilds
     else:

@@ -59,8 +59,9 @@ def quad_of(m: np.ndarray, w: int, h: int) -> np.ndarray:
     return apply(m, np.array([[0, 0], [w, 0], [w, h], [0, h]], float))
 
 
-def draw_cards(frame: np.ndarray, ids: np.ndarray, placements: list[Placement], hmg: np.ndarray,
-               rng: np.random.Generator, style: CardStyle) -> list[np.ndarray]:
+def draw_cards(
+    frame: np.ndarray, ids: np.ndarray, placements: list[Placement], hmg: np.ndarray, rng: np.random.Generator, style: CardStyle
+) -> list[np.ndarray]:
     """Paint cards bottom to top into `frame` (float32 BGR) and `ids`; returns each card's matrix."""
     fh, fw = frame.shape[:2]
     mats = []
@@ -81,8 +82,7 @@ def draw_cards(frame: np.ndarray, ids: np.ndarray, placements: list[Placement], 
             continue
         src, msrc = _prescaled(p.image, m, iw, ih)
         t = np.array([[1, 0, -x1], [0, 1, -y1], [0, 0, 1]], float) @ msrc
-        warped = cv2.warpPerspective(src, t, (x2 - x1, y2 - y1), flags=cv2.INTER_LINEAR,
-                                     borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+        warped = cv2.warpPerspective(src, t, (x2 - x1, y2 - y1), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
         alpha = warped[..., 3].astype(np.float32) / 255.0
         if not alpha.any():
             continue
@@ -90,8 +90,9 @@ def draw_cards(frame: np.ndarray, ids: np.ndarray, placements: list[Placement], 
         # drop shadow on whatever lies below
         if style.shadow_strength > 0 and card_w_px > 4:
             off = style.shadow_len * card_w_px
-            sh = cv2.warpAffine(alpha, np.float32([[1, 0, off * style.shadow_dir[0]], [0, 1, off * style.shadow_dir[1]]]),
-                                (alpha.shape[1], alpha.shape[0]))
+            sh = cv2.warpAffine(
+                alpha, np.float32([[1, 0, off * style.shadow_dir[0]], [0, 1, off * style.shadow_dir[1]]]), (alpha.shape[1], alpha.shape[0])
+            )
             sig = max(0.6, style.shadow_soft * card_w_px)
             sh = cv2.GaussianBlur(sh, (0, 0), sig)
             roi *= (1.0 - style.shadow_strength * sh)[..., None]
@@ -146,18 +147,22 @@ def _visible_fraction(poly: np.ndarray, ids: np.ndarray, who: int) -> float:
 
 def _clipped_area(poly: np.ndarray, fw: int, fh: int) -> float:
     """Area of the polygon's part inside the frame."""
-    inter, _ = cv2.intersectConvexConvex(poly.astype(np.float32),
-                                         np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]]))
+    inter, _ = cv2.intersectConvexConvex(poly.astype(np.float32), np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]]))
     return float(inter)
 
 
 def _box(poly: np.ndarray, fw: int, fh: int) -> BoxF:
-    return (max(float(poly[:, 0].min()), 0.0), max(float(poly[:, 1].min()), 0.0),
-            min(float(poly[:, 0].max()), float(fw)), min(float(poly[:, 1].max()), float(fh)))
+    return (
+        max(float(poly[:, 0].min()), 0.0),
+        max(float(poly[:, 1].min()), 0.0),
+        min(float(poly[:, 0].max()), float(fw)),
+        min(float(poly[:, 1].max()), float(fh)),
+    )
 
 
-def label_cards(placements: list[Placement], mats: list[np.ndarray], ids: np.ndarray,
-                min_index_px: float = 5.0) -> tuple[list[tuple[str, BoxF]], list[CardTruth]]:
+def label_cards(
+    placements: list[Placement], mats: list[np.ndarray], ids: np.ndarray, min_index_px: float = 5.0
+) -> tuple[list[tuple[str, BoxF]], list[CardTruth]]:
     """YOLO labels for visible corner indices (and face-down cards) plus per-card ground truth."""
     fh, fw = ids.shape
     labels: list[tuple[str, BoxF]] = []
@@ -176,7 +181,7 @@ def label_cards(placements: list[Placement], mats: list[np.ndarray], ids: np.nda
                 boxes.append(_box(quad, fw, fh))
                 labels.append(("BACK", boxes[-1]))
         else:
-            for (bx1, by1, bx2, by2) in p.corners:
+            for bx1, by1, bx2, by2 in p.corners:
                 poly = apply(m, np.array([[bx1, by1], [bx2, by1], [bx2, by2], [bx1, by2]], float))
                 box = _box(poly, fw, fh)
                 if box[3] - box[1] < min_index_px and box[2] - box[0] < min_index_px:
@@ -184,9 +189,16 @@ def label_cards(placements: list[Placement], mats: list[np.ndarray], ids: np.nda
                 if _visible_fraction(poly, ids, i) >= VISIBLE_MIN:
                     boxes.append(box)
                     labels.append((p.cls, box))
-        truths.append(CardTruth(
-            cls=p.cls, face_down=p.face is None, place=p.place, meld=p.meld,
-            quad=[(float(x), float(y)) for x, y in quad], corners=boxes,
-            deck=p.face.deck if p.face is not None else "", visible=seen,
-        ))
+        truths.append(
+            CardTruth(
+                cls=p.cls,
+                face_down=p.face is None,
+                place=p.place,
+                meld=p.meld,
+                quad=[(float(x), float(y)) for x, y in quad],
+                corners=boxes,
+                deck=p.face.deck if p.face is not None else "",
+                visible=seen,
+            )
+        )
     return labels, truths

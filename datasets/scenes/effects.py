@@ -32,8 +32,7 @@ def cast_shadow(rng: np.random.Generator, img: np.ndarray) -> None:
     cx, cy = rng.uniform(-0.2, 1.2) * w, rng.uniform(-0.2, 1.2) * h
     rad = rng.uniform(0.2, 0.8) * max(w, h)
     ang = np.sort(rng.uniform(0, 2 * math.pi, n))
-    pts = np.stack([cx + np.cos(ang) * rad * rng.uniform(0.5, 1.0, n), cy + np.sin(ang) * rad * rng.uniform(0.5, 1.0, n)],
-                   1).astype(np.int32)
+    pts = np.stack([cx + np.cos(ang) * rad * rng.uniform(0.5, 1.0, n), cy + np.sin(ang) * rad * rng.uniform(0.5, 1.0, n)], 1).astype(np.int32)
     cv2.fillPoly(mask, [pts], 1.0, cv2.LINE_AA)
     soft = rng.uniform(1, 40) if rng.random() < 0.5 else rng.uniform(40, 0.1 * max(w, h) + 41)
     mask = soft_blur(mask, soft)

@@ -47,7 +47,7 @@ def procedural_back(rng: np.random.Generator, w: int = 250, h: int = 350) -> np.
         cv2.circle(alpha, (cx, cy), r, 255, -1, cv2.LINE_AA)
     img[..., 3] = alpha
     m = int(w * rng.uniform(0.05, 0.1))
-    inner = img[m:h - m, m:w - m, :3]
+    inner = img[m : h - m, m : w - m, :3]
     inner[:] = np.clip(col, 0, 255).astype(np.uint8)
     step = int(rng.integers(8, 20))
     light = tuple(int(v) for v in np.clip(col * 1.6 + 40, 0, 255))
@@ -67,8 +67,7 @@ class Placer:
     of it would hide that index.
     """
 
-    def __init__(self, rng: np.random.Generator, source: CardSource, flip_p: float = 0.3,
-                 strict: bool = False) -> None:
+    def __init__(self, rng: np.random.Generator, source: CardSource, flip_p: float = 0.3, strict: bool = False) -> None:
         self.rng = rng
         self.source = source
         self.flip_p = flip_p
@@ -89,8 +88,7 @@ class Placer:
                 self._back = procedural_back(self.rng)
         return self._back
 
-    def face_up(self, cls: str, cx: float, cy: float, angle: float, place: str, meld: int | None, role: str,
-                flip: bool | None = None) -> Placement:
+    def face_up(self, cls: str, cx: float, cy: float, angle: float, place: str, meld: int | None, role: str, flip: bool | None = None) -> Placement:
         face = self.source.face(cls)
         h, w = face.image.shape[:2]
         if flip is None:
@@ -114,8 +112,9 @@ class Placer:
         return top[3] / h
 
 
-def meld_column(pl: Placer, cards: list[str], x: float, y: float, meld: int, fan: float, tilt: float,
-                squared: bool = False) -> tuple[list[Placement], float]:
+def meld_column(
+    pl: Placer, cards: list[str], x: float, y: float, meld: int, fan: float, tilt: float, squared: bool = False
+) -> tuple[list[Placement], float]:
     """A meld fanned down a column starting with its top card's centre at (x, y).
 
     Each next card lies on top, shifted `fan` of a card height down so the index of
@@ -143,13 +142,13 @@ def red3_row(pl: Placer, n: int, x: float, y: float, red3: str) -> tuple[list[Pl
     shift = CARD_W * rng.uniform(0.3, 1.1)
     out = []
     for i in range(n):
-        out.append(pl.face_up(red3, x + i * shift + rng.normal(0, 3), y + rng.normal(0, 4), rng.normal(0, 2),
-                              "table", None, "red3"))
+        out.append(pl.face_up(red3, x + i * shift + rng.normal(0, 3), y + rng.normal(0, 4), rng.normal(0, 2), "table", None, "red3"))
     return out, shift * (n - 1) + CARD_W
 
 
-def table_layout(pl: Placer, n_melds: int | None = None, strict: bool = False,
-                 melds: list[list[str]] | None = None, n_red3: int | None = None) -> list[Placement]:
+def table_layout(
+    pl: Placer, n_melds: int | None = None, strict: bool = False, melds: list[list[str]] | None = None, n_red3: int | None = None
+) -> list[Placement]:
     """One side's table: meld columns (wrapping into a second row when many) and a red-3 row.
 
     strict=True is the photo convention (rounds): every index shows, no face-down card,
@@ -233,13 +232,11 @@ def _extras(pl: Placer, placements: list[Placement]) -> list[Placement]:
         dx = CARD_W * rng.uniform(1.1, 1.6)
         for _ in range(int(rng.integers(1, 5))):
             cls = pl.source.random_class()
-            out.append(pl.face_up(cls, cx + dx + rng.normal(0, 12), cy + rng.normal(0, 12), rng.uniform(-25, 25),
-                                  "loose", None, "pile"))
+            out.append(pl.face_up(cls, cx + dx + rng.normal(0, 12), cy + rng.normal(0, 12), rng.uniform(-25, 25), "loose", None, "pile"))
     return out
 
 
-def fan_group(pl: Placer, cards: list[str], cx: float, cy: float, angle: float, place: str,
-              strict: bool = False) -> list[Placement]:
+def fan_group(pl: Placer, cards: list[str], cx: float, cy: float, angle: float, place: str, strict: bool = False) -> list[Placement]:
     """A hand held-style fan: cards turned about a pivot below them, each next one on top."""
     rng = pl.rng
     n = len(cards)
@@ -255,8 +252,7 @@ def fan_group(pl: Placer, cards: list[str], cx: float, cy: float, angle: float, 
     return out
 
 
-def row_group(pl: Placer, cards: list[str], x: float, y: float, angle: float, place: str,
-              min_shift: float = 0.2) -> list[Placement]:
+def row_group(pl: Placer, cards: list[str], x: float, y: float, angle: float, place: str, min_shift: float = 0.2) -> list[Placement]:
     """Cards spread in a straight row, each next one on top and shifted right."""
     rng = pl.rng
     shift = CARD_W * rng.uniform(min_shift, 0.75)
@@ -264,8 +260,11 @@ def row_group(pl: Placer, cards: list[str], x: float, y: float, angle: float, pl
     out = []
     for i, cls in enumerate(cards):
         s = i * shift
-        out.append(pl.face_up(cls, x + math.cos(r) * s + rng.normal(0, 3), y + math.sin(r) * s + rng.normal(0, 5),
-                              angle + rng.normal(0, 3), place, None, "hand"))
+        out.append(
+            pl.face_up(
+                cls, x + math.cos(r) * s + rng.normal(0, 3), y + math.sin(r) * s + rng.normal(0, 5), angle + rng.normal(0, 3), place, None, "hand"
+            )
+        )
     return out
 
 
@@ -274,11 +273,7 @@ def pile_group(pl: Placer, cards: list[str], cx: float, cy: float, place: str) -
     rng = pl.rng
     spread = CARD_W * rng.uniform(0.15, 0.6)
     base = rng.uniform(0, 360)
-    return [
-        pl.face_up(cls, cx + rng.normal(0, spread), cy + rng.normal(0, spread), base + rng.normal(0, 35), place, None,
-                   "pile")
-        for cls in cards
-    ]
+    return [pl.face_up(cls, cx + rng.normal(0, spread), cy + rng.normal(0, spread), base + rng.normal(0, 35), place, None, "pile") for cls in cards]
 
 
 def leftover_layout(pl: Placer, strict: bool = False, hands: list[list[str]] | None = None) -> list[Placement]:

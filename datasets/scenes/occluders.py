@@ -10,8 +10,7 @@ import numpy as np
 from datasets.scenes.backgrounds import soft_blur
 from datasets.scenes.compose import OCCLUDER
 
-SKIN = [(255, 220, 190), (235, 190, 160), (210, 160, 120), (170, 120, 85), (120, 80, 55), (90, 60, 40),
-        (245, 205, 180)]
+SKIN = [(255, 220, 190), (235, 190, 160), (210, 160, 120), (170, 120, 85), (120, 80, 55), (90, 60, 40), (245, 205, 180)]
 
 
 def _edge_anchor(rng: np.random.Generator, w: int, h: int) -> tuple[float, float, float]:
@@ -46,22 +45,18 @@ def hand(rng: np.random.Generator, w: int, h: int, unit: float) -> tuple[np.ndar
     n = np.array([-d[1], d[0]])
     reach = rng.uniform(0.2, 1.2) * size
     palm = np.array([ax, ay]) + d * reach
-    cv2.ellipse(mask, (int(palm[0]), int(palm[1])), (int(size * 0.55), int(size * 0.45)), ang, 0, 360, 1.0, -1,
-                cv2.LINE_AA)
+    cv2.ellipse(mask, (int(palm[0]), int(palm[1])), (int(size * 0.55), int(size * 0.45)), ang, 0, 360, 1.0, -1, cv2.LINE_AA)
     # forearm back to the edge
-    cv2.line(mask, (int(ax - d[0] * size), int(ay - d[1] * size)), (int(palm[0]), int(palm[1])), 1.0,
-             int(size * 0.7), cv2.LINE_AA)
+    cv2.line(mask, (int(ax - d[0] * size), int(ay - d[1] * size)), (int(palm[0]), int(palm[1])), 1.0, int(size * 0.7), cv2.LINE_AA)
     curl = rng.uniform(0.3, 1.0)
     for k, off in enumerate((-0.36, -0.12, 0.12, 0.36)):
         base = palm + d * size * 0.4 + n * size * off
         length = size * rng.uniform(0.45, 0.75) * curl * (0.85 if k in (0, 3) else 1.0)
         tip = base + (d + n * rng.normal(0, 0.15)) * length
-        cv2.line(mask, (int(base[0]), int(base[1])), (int(tip[0]), int(tip[1])), 1.0, max(2, int(size * 0.17)),
-                 cv2.LINE_AA)
+        cv2.line(mask, (int(base[0]), int(base[1])), (int(tip[0]), int(tip[1])), 1.0, max(2, int(size * 0.17)), cv2.LINE_AA)
     thumb_base = palm + n * size * 0.45 * (1 if rng.random() < 0.5 else -1)
     tip = thumb_base + (d * 0.6 + n * np.sign(np.dot(thumb_base - palm, n)) * 0.6) * size * 0.5
-    cv2.line(mask, (int(thumb_base[0]), int(thumb_base[1])), (int(tip[0]), int(tip[1])), 1.0,
-             max(2, int(size * 0.2)), cv2.LINE_AA)
+    cv2.line(mask, (int(thumb_base[0]), int(thumb_base[1])), (int(tip[0]), int(tip[1])), 1.0, max(2, int(size * 0.2)), cv2.LINE_AA)
     colour = np.array(_bgr(SKIN[int(rng.integers(len(SKIN)))], rng), np.float32)
     shade = soft_blur(mask, max(1.0, size * 0.15))
     img = colour[None, None, :] * (0.7 + 0.35 * shade[..., None])
@@ -77,8 +72,7 @@ def pen(rng: np.random.Generator, w: int, h: int, unit: float) -> tuple[np.ndarr
     dx, dy = math.cos(a) * length / 2, math.sin(a) * length / 2
     thick = max(2, int(unit * rng.uniform(0.05, 0.1)))
     cv2.line(mask, (int(x - dx), int(y - dy)), (int(x + dx), int(y + dy)), 1.0, thick, cv2.LINE_AA)
-    colour = np.array(_bgr([(20, 40, 160), (200, 30, 30), (30, 30, 30), (230, 200, 40), (240, 240, 240)][
-        int(rng.integers(5))], rng), np.float32)
+    colour = np.array(_bgr([(20, 40, 160), (200, 30, 30), (30, 30, 30), (230, 200, 40), (240, 240, 240)][int(rng.integers(5))], rng), np.float32)
     img = np.broadcast_to(colour, (h, w, 3)).copy()
     hl = np.zeros((h, w), np.float32)
     cv2.line(hl, (int(x - dx), int(y - dy)), (int(x + dx), int(y + dy)), 1.0, max(1, thick // 4), cv2.LINE_AA)
@@ -108,8 +102,7 @@ def mug(rng: np.random.Generator, w: int, h: int, unit: float) -> tuple[np.ndarr
     cv2.circle(mask, (int(ax), int(ay)), r, 1.0, -1, cv2.LINE_AA)
     inner = np.zeros((h, w), np.float32)
     cv2.circle(inner, (int(ax), int(ay)), int(r * 0.82), 1.0, -1, cv2.LINE_AA)
-    rim = np.array(_bgr([(240, 240, 240), (200, 40, 40), (40, 80, 160), (230, 200, 60)][int(rng.integers(4))], rng),
-                   np.float32)
+    rim = np.array(_bgr([(240, 240, 240), (200, 40, 40), (40, 80, 160), (230, 200, 60)][int(rng.integers(4))], rng), np.float32)
     drink = np.array(_bgr([(60, 35, 20), (120, 80, 40), (200, 200, 200)][int(rng.integers(3))], rng), np.float32)
     img = rim[None, None, :] * (1 - inner[..., None]) + drink[None, None, :] * inner[..., None]
     return mask, img
@@ -125,8 +118,16 @@ def score_pad(rng: np.random.Generator, w: int, h: int, unit: float) -> tuple[np
         cv2.line(pad, (0, y), (pw, y), (200, 160, 130), 1, cv2.LINE_AA)
         if rng.random() < 0.7:
             txt = str(int(rng.integers(0, 3000)) // 5 * 5)
-            cv2.putText(pad, txt, (int(rng.uniform(2, pw * 0.4)), y - 2), cv2.FONT_HERSHEY_SCRIPT_SIMPLEX,
-                        step / 30, (120, 40, 20), max(1, step // 12), cv2.LINE_AA)
+            cv2.putText(
+                pad,
+                txt,
+                (int(rng.uniform(2, pw * 0.4)), y - 2),
+                cv2.FONT_HERSHEY_SCRIPT_SIMPLEX,
+                step / 30,
+                (120, 40, 20),
+                max(1, step // 12),
+                cv2.LINE_AA,
+            )
     pad = pad.astype(np.float32)
     mask_small = np.ones((ph, pw), np.float32)
     ax, ay, _ = _edge_anchor(rng, w, h)
@@ -161,12 +162,17 @@ def keyboard(rng: np.random.Generator, w: int, h: int, unit: float) -> tuple[np.
     return cv2.warpAffine(mask_small, m, (w, h)), cv2.warpAffine(board, m, (w, h))
 
 
-KINDS = {"hand": (hand, 0.45), "pen": (pen, 0.12), "phone": (phone, 0.1), "mug": (mug, 0.1),
-         "score_pad": (score_pad, 0.13), "keyboard": (keyboard, 0.1)}
+KINDS = {
+    "hand": (hand, 0.45),
+    "pen": (pen, 0.12),
+    "phone": (phone, 0.1),
+    "mug": (mug, 0.1),
+    "score_pad": (score_pad, 0.13),
+    "keyboard": (keyboard, 0.1),
+}
 
 
-def add_occluders(rng: np.random.Generator, frame: np.ndarray, ids: np.ndarray, unit: float,
-                  count: int) -> list[str]:
+def add_occluders(rng: np.random.Generator, frame: np.ndarray, ids: np.ndarray, unit: float, count: int) -> list[str]:
     """Draw `count` objects over the frame (soft shadow under each) and mark them in the id map."""
     h, w = ids.shape
     names = list(KINDS)

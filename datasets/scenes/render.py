@@ -57,8 +57,7 @@ def _sample_camera_angles(rng: np.random.Generator, max_tilt: float) -> tuple[fl
     return rot, min(tilt, max_tilt), rng.uniform(0, 360), rng.uniform(0.9, 3.0)
 
 
-def _frame_layout(rng: np.random.Generator, placements: list[Placement], opts: SceneOptions
-                  ) -> tuple[np.ndarray, int, int, float]:
+def _frame_layout(rng: np.random.Generator, placements: list[Placement], opts: SceneOptions) -> tuple[np.ndarray, int, int, float]:
     """Choose the photo size and the layout -> image homography; returns (H, w, h, index px)."""
     x1, y1, x2, y2 = layouts.layout_bounds(placements)
     extent = max(x2 - x1, y2 - y1, layouts.CARD_W)
@@ -71,11 +70,9 @@ def _frame_layout(rng: np.random.Generator, placements: list[Placement], opts: S
         centre = ((x1 + x2) / 2, (y1 + y2) / 2)
     else:
         focus = placements[int(rng.integers(len(placements)))]
-        centre = tuple(focus.pose[:2, 2] + focus.pose[:2, :2] @ np.array([focus.image.shape[1] / 2,
-                                                                          focus.image.shape[0] / 2]))
+        centre = tuple(focus.pose[:2, 2] + focus.pose[:2, :2] @ np.array([focus.image.shape[1] / 2, focus.image.shape[0] / 2]))
     idx_px = math.exp(rng.uniform(math.log(lo), math.log(hi)))
-    spec = camera.CameraSpec(w, h, rot, tilt, tdir, dist, idx_px / idx_units,
-                             (w * rng.uniform(0.3, 0.7), h * rng.uniform(0.3, 0.7)))
+    spec = camera.CameraSpec(w, h, rot, tilt, tdir, dist, idx_px / idx_units, (w * rng.uniform(0.3, 0.7), h * rng.uniform(0.3, 0.7)))
     hmg = camera.homography(spec, centre, extent)
     if not fit:  # a layout far smaller than the frame: the photographer would step closer
         bx1, by1, bx2, by2 = _projected_bounds(hmg, placements)
@@ -101,8 +98,9 @@ def _projected_bounds(hmg: np.ndarray, placements: list[Placement]) -> tuple[flo
     return float(a[:, 0].min()), float(a[:, 1].min()), float(a[:, 0].max()), float(a[:, 1].max())
 
 
-def _grow_to_fit(rng: np.random.Generator, hmg: np.ndarray, placements: list[Placement], w: int, h: int,
-                 idx_px: float, lo: float, max_long: int) -> tuple[int, int]:
+def _grow_to_fit(
+    rng: np.random.Generator, hmg: np.ndarray, placements: list[Placement], w: int, h: int, idx_px: float, lo: float, max_long: int
+) -> tuple[int, int]:
     """A bigger photo when the whole layout would only fit with indices smaller than `lo`."""
     bx1, by1, bx2, by2 = _projected_bounds(hmg, placements)
     k = min(w * 0.95 / max(bx2 - bx1, 1), h * 0.95 / max(by2 - by1, 1))
@@ -112,8 +110,9 @@ def _grow_to_fit(rng: np.random.Generator, hmg: np.ndarray, placements: list[Pla
     return int(w * g), int(h * g)
 
 
-def _shrink_to_fit(rng: np.random.Generator, hmg: np.ndarray, placements: list[Placement], w: int, h: int,
-                   idx_px: float, hi: float, min_long: int) -> tuple[int, int]:
+def _shrink_to_fit(
+    rng: np.random.Generator, hmg: np.ndarray, placements: list[Placement], w: int, h: int, idx_px: float, hi: float, min_long: int
+) -> tuple[int, int]:
     """A smaller photo when a few cards framed whole would need indices larger than `hi`."""
     bx1, by1, bx2, by2 = _projected_bounds(hmg, placements)
     k = min(w * 0.9 / max(bx2 - bx1, 1), h * 0.9 / max(by2 - by1, 1))
@@ -123,8 +122,9 @@ def _shrink_to_fit(rng: np.random.Generator, hmg: np.ndarray, placements: list[P
     return (int(w * g), int(h * g)) if g < 1 else (w, h)
 
 
-def _place(rng: np.random.Generator, hmg: np.ndarray, placements: list[Placement], w: int, h: int,
-           idx_px: float, lo: float, hi: float, fit: bool) -> tuple[np.ndarray, float]:
+def _place(
+    rng: np.random.Generator, hmg: np.ndarray, placements: list[Placement], w: int, h: int, idx_px: float, lo: float, hi: float, fit: bool
+) -> tuple[np.ndarray, float]:
     """Zoom and shift the projected layout within the frame.
 
     fit: the whole layout fills the frame (zoom kept within the index-height range).
@@ -153,8 +153,7 @@ def _place(rng: np.random.Generator, hmg: np.ndarray, placements: list[Placement
     return out / out[2, 2], idx_px * k
 
 
-def render_placements(rng: np.random.Generator, placements: list[Placement], kind: str, family: str,
-                      opts: SceneOptions) -> Scene:
+def render_placements(rng: np.random.Generator, placements: list[Placement], kind: str, family: str, opts: SceneOptions) -> Scene:
     """Photograph a laid-out set of cards: frame, table top, cards, objects, effects, labels."""
     hmg, w, h, idx_px = _frame_layout(rng, placements, opts)
     frame, top = backgrounds.table_top(rng, w, h, list(opts.textures))
@@ -167,21 +166,30 @@ def render_placements(rng: np.random.Generator, placements: list[Placement], kin
         drawn = occluders.add_occluders(rng, frame, ids, unit, int(rng.integers(1, 3)))
     labels, truths = compose.label_cards(placements, mats, ids)
     image = effects.photograph(rng, frame, idx_px, opts.effects)
-    meta = {"index_px": round(idx_px, 1), "table_top": top, "objects": drawn, "decks": sorted(
-        {p.face.deck for p in placements if p.face is not None})}
+    meta = {
+        "index_px": round(idx_px, 1),
+        "table_top": top,
+        "objects": drawn,
+        "decks": sorted({p.face.deck for p in placements if p.face is not None}),
+    }
     return Scene(image, labels, truths, kind, family, meta)
 
 
-def _source(rng: np.random.Generator, decks: list[Deck], opts: SceneOptions,
-            strict: bool = False) -> tuple[layouts.Placer, str]:
+def _source(rng: np.random.Generator, decks: list[Deck], opts: SceneOptions, strict: bool = False) -> tuple[layouts.Placer, str]:
     fam = opts.family or pick_family(rng, decks)
     source = CardSource(rng, decks, fam, dict(opts.design_weights))
     return layouts.Placer(rng, source, strict=strict), fam
 
 
-def render_table_scene(rng: np.random.Generator, decks: list[Deck], opts: SceneOptions | None = None, *,
-                       melds: list[list[str]] | None = None, n_red3: int | None = None,
-                       strict: bool = False) -> Scene:
+def render_table_scene(
+    rng: np.random.Generator,
+    decks: list[Deck],
+    opts: SceneOptions | None = None,
+    *,
+    melds: list[list[str]] | None = None,
+    n_red3: int | None = None,
+    strict: bool = False,
+) -> Scene:
     """A side's table: meld columns fanned down, red-3 row, maybe stock and discard piles.
 
     `melds` (class names per meld) and `n_red3` fix the cards; otherwise they are sampled.
@@ -195,8 +203,9 @@ def render_table_scene(rng: np.random.Generator, decks: list[Deck], opts: SceneO
     return render_placements(rng, placements, "table", fam, opts)
 
 
-def render_leftover_scene(rng: np.random.Generator, decks: list[Deck], opts: SceneOptions | None = None, *,
-                          hands: list[list[str]] | None = None, strict: bool = False) -> Scene:
+def render_leftover_scene(
+    rng: np.random.Generator, decks: list[Deck], opts: SceneOptions | None = None, *, hands: list[list[str]] | None = None, strict: bool = False
+) -> Scene:
     """Cards left in hand and foot, spread face up in fans, rows and untidy piles."""
     opts = opts or SceneOptions()
     placer, fam = _source(rng, decks, opts, strict)
@@ -216,14 +225,12 @@ def render_generic_scene(rng: np.random.Generator, decks: list[Deck], opts: Scen
 def render_closeup_scene(rng: np.random.Generator, decks: list[Deck], opts: SceneOptions | None = None) -> Scene:
     """One to four cards photographed close (big indices), like a quick phone snap."""
     opts = opts or SceneOptions()
-    close = SceneOptions(**{**opts.__dict__, "index_px": (max(opts.index_px[0], 30.0), opts.index_px[1]),
-                            "fit_p": 0.5})
+    close = SceneOptions(**{**opts.__dict__, "index_px": (max(opts.index_px[0], 30.0), opts.index_px[1]), "fit_p": 0.5})
     placer, fam = _source(rng, decks, opts)
     return render_placements(rng, layouts.generic_layout(placer, int(rng.integers(1, 5))), "closeup", fam, close)
 
 
-SCENE_KINDS = {"table": render_table_scene, "leftover": render_leftover_scene, "generic": render_generic_scene,
-               "closeup": render_closeup_scene}
+SCENE_KINDS = {"table": render_table_scene, "leftover": render_leftover_scene, "generic": render_generic_scene, "closeup": render_closeup_scene}
 KIND_WEIGHTS = {"table": 0.46, "leftover": 0.28, "generic": 0.14, "closeup": 0.12}
 
 

@@ -28,8 +28,7 @@ PARTNERSHIP = {"magnolia-point": 1.0, "online-classic": 1.0, "family-game-knight
 LAYS_RED3 = {"remastered-singles", "magnolia-point"}
 ROUNDS = {"bare-foot-n-wild": 5}
 # (clean, dirty) books a side needs before going out; round 4 of family-game-knights asks more
-GO_OUT = {"remastered-singles": (1, 1), "magnolia-point": (3, 4), "family-game-knights": (1, 1),
-          "online-classic": (1, 1), "bare-foot-n-wild": (1, 0)}
+GO_OUT = {"remastered-singles": (1, 1), "magnolia-point": (3, 4), "family-game-knights": (1, 1), "online-classic": (1, 1), "bare-foot-n-wild": (1, 0)}
 MAX_WILDS = {"magnolia-point": 3}
 
 
@@ -74,8 +73,7 @@ def _book(rng: np.random.Generator, roles: FamilyCards, rank: str, clean: bool, 
     return cards
 
 
-def plan_side(rng: np.random.Generator, roles: FamilyCards, rules: str, number: int, name: str,
-              went_out: bool, partners: bool) -> SidePlan:
+def plan_side(rng: np.random.Generator, roles: FamilyCards, rules: str, number: int, name: str, went_out: bool, partners: bool) -> SidePlan:
     """True cards of one side, following the preset's meld limits (and going-out needs when it went out)."""
     ranks = meld_ranks(roles)
     rng.shuffle(ranks)
@@ -154,8 +152,9 @@ def round_toml(plan: RoundPlan) -> str:
 
 def round_options(family: str) -> SceneOptions:
     """Photos a player would take: whole layout framed, readable indices, milder effects, no hands."""
-    return SceneOptions(long_side=(1000, 1600), index_px=(16.0, 60.0), fit_p=1.0, max_tilt=30.0, occluder_p=0.0,
-                        effects=0.6, family=family, never_crop=True)
+    return SceneOptions(
+        long_side=(1000, 1600), index_px=(16.0, 60.0), fit_p=1.0, max_tilt=30.0, occluder_p=0.0, effects=0.6, family=family, never_crop=True
+    )
 
 
 def _plan_classes(plan: RoundPlan) -> set[str]:
@@ -172,8 +171,7 @@ def _printed(decks: list[Deck]) -> set[str]:
     return {cls for d in decks for cls, faces in d.faces.items() if faces}
 
 
-def _round_decks(rng: np.random.Generator, decks: list[Deck], family: str, needs: set[str] = frozenset(),
-                 tries: int = 20) -> list[Deck]:
+def _round_decks(rng: np.random.Generator, decks: list[Deck], family: str, needs: set[str] = frozenset(), tries: int = 20) -> list[Deck]:
     """One or two deck designs of the family that together print every class the round needs.
 
     (Some designs print no joker index, so their joker was dropped: draw again.)
@@ -226,8 +224,10 @@ def render_round(out: Path, index: int, seed: int, decks: list[Deck]) -> tuple[R
     stem = f"round-{index:03d}"
     for s, side in enumerate(plan.sides, 1):
         name = f"{stem}-side{s}-table.jpg"
-        scene = _photograph(lambda side=side: render_table_scene(rng, used, opts, melds=side.melds, n_red3=side.red3,
-                                                       strict=True), sum(map(len, side.melds)) + side.red3)
+        scene = _photograph(
+            lambda side=side: render_table_scene(rng, used, opts, melds=side.melds, n_red3=side.red3, strict=True),
+            sum(map(len, side.melds)) + side.red3,
+        )
         _save(out, name, scene)
         side.table_photos.append(name)
         photos += 1
@@ -235,8 +235,7 @@ def render_round(out: Path, index: int, seed: int, decks: list[Deck]) -> tuple[R
             if not cards:
                 continue
             name = f"{stem}-side{s}-left{p}.jpg"
-            scene = _photograph(lambda cards=cards: render_leftover_scene(rng, used, opts, hands=[cards], strict=True),
-                                len(cards))
+            scene = _photograph(lambda cards=cards: render_leftover_scene(rng, used, opts, hands=[cards], strict=True), len(cards))
             _save(out, name, scene)
             side.leftover_photos.append(name)
             photos += 1
@@ -244,8 +243,14 @@ def render_round(out: Path, index: int, seed: int, decks: list[Deck]) -> tuple[R
     return plan, photos
 
 
-def build_rounds(out: Path, rounds: int, seed: int, decks: list[Deck] | None = None,
-                 decks_cache: Path | None = None, progress: Callable[[int, int], None] | None = None) -> dict:
+def build_rounds(
+    out: Path,
+    rounds: int,
+    seed: int,
+    decks: list[Deck] | None = None,
+    decks_cache: Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict:
     """Write `rounds` evaluation rounds into `out`; returns counts."""
     if decks is None:
         from datasets.decks import load_decks  # noqa: PLC0415

@@ -13,8 +13,7 @@ def draw_labels(scene: Scene) -> np.ndarray:
     img = scene.image.copy()
     for cls, (x1, y1, x2, y2) in scene.labels:
         cv2.rectangle(img, (int(x1), int(y1)), (int(x2), int(y2)), (0, 0, 255), 1)
-        cv2.putText(img, cls, (int(x1), max(8, int(y1) - 2)), cv2.FONT_HERSHEY_SIMPLEX, 0.35, (0, 0, 255), 1,
-                    cv2.LINE_AA)
+        cv2.putText(img, cls, (int(x1), max(8, int(y1) - 2)), cv2.FONT_HERSHEY_SIMPLEX, 0.35, (0, 0, 255), 1, cv2.LINE_AA)
     return img
 
 
@@ -28,7 +27,7 @@ def contact_sheet(images: list[np.ndarray], cols: int = 4, cell: int = 320) -> n
         small = cv2.resize(img, (max(1, int(w * k)), max(1, int(h * k))), interpolation=cv2.INTER_AREA)
         r, c = divmod(i, cols)
         y, x = r * cell + (cell - small.shape[0]) // 2, c * cell + (cell - small.shape[1]) // 2
-        sheet[y:y + small.shape[0], x:x + small.shape[1]] = small
+        sheet[y : y + small.shape[0], x : x + small.shape[1]] = small
     return sheet
 
 

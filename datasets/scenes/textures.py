@@ -22,14 +22,38 @@ PACKAGE = "gimp-data"
 PATTERN_DIR = "usr/share/gimp/2.0/patterns"
 # patterns that look like something cards could lie on
 TABLE_LIKE = (
-    "Wood/burlwood", "Wood/corkboard", "Wood/parque1", "Wood/parque2", "Wood/parque3", "Wood/pine", "Wood/walnut",
-    "Wood/wood1", "Wood/wood2", "Wood/wood3", "Wood/wood4", "Wood/wood5", "Stone/granite1", "Stone/marble1",
-    "Stone/marble2", "Stone/marble3", "Stone/pink_marble", "Stone/slate", "Stone/stone33", "Stone/terra",
-    "Stone/cracked", "Fabric/burlap", "Animal/leather", "Paper/paper", "Paper/crinklepaper", "Legacy/fibers",
+    "Wood/burlwood",
+    "Wood/corkboard",
+    "Wood/parque1",
+    "Wood/parque2",
+    "Wood/parque3",
+    "Wood/pine",
+    "Wood/walnut",
+    "Wood/wood1",
+    "Wood/wood2",
+    "Wood/wood3",
+    "Wood/wood4",
+    "Wood/wood5",
+    "Stone/granite1",
+    "Stone/marble1",
+    "Stone/marble2",
+    "Stone/marble3",
+    "Stone/pink_marble",
+    "Stone/slate",
+    "Stone/stone33",
+    "Stone/terra",
+    "Stone/cracked",
+    "Fabric/burlap",
+    "Animal/leather",
+    "Paper/paper",
+    "Paper/crinklepaper",
+    "Legacy/fibers",
 )
-LICENCE = ("GIMP patterns from the Debian package gimp-data (upstream GIMP, https://www.gimp.org/); "
-           "licence per debian/copyright 'Files: *': GPL-3+ (with GPL-2+, LGPL-3+, MIT, Expat, BSD-2-clause "
-           "for other files). Used only as synthetic-photo backgrounds, never shipped in the repository.")
+LICENCE = (
+    "GIMP patterns from the Debian package gimp-data (upstream GIMP, https://www.gimp.org/); "
+    "licence per debian/copyright 'Files: *': GPL-3+ (with GPL-2+, LGPL-3+, MIT, Expat, BSD-2-clause "
+    "for other files). Used only as synthetic-photo backgrounds, never shipped in the repository."
+)
 
 
 def texture_cache(cache: Path | None = None) -> Path:

@@ -46,8 +46,7 @@ def _starts(length: int, size: int, phase: int) -> list[int]:
     return sorted(set(starts))
 
 
-def cut_tiles(image: np.ndarray, labels: list[tuple[str, BoxF]], rng: np.random.Generator, tile: int = 320,
-              empty_p: float = 0.04) -> list[Tile]:
+def cut_tiles(image: np.ndarray, labels: list[tuple[str, BoxF]], rng: np.random.Generator, tile: int = 320, empty_p: float = 0.04) -> list[Tile]:
     """Tiles covering the frame on a randomly shifted grid.
 
     Tiles holding at least one label are kept; empty ones are kept with chance `empty_p`.
@@ -63,7 +62,7 @@ def cut_tiles(image: np.ndarray, labels: list[tuple[str, BoxF]], rng: np.random.
             kept = clip_labels(labels, x0, y0, tile)
             if not kept and rng.random() >= empty_p:
                 continue
-            out.append(Tile(image[y0:y0 + tile, x0:x0 + tile].copy(), kept, (x0, y0)))
+            out.append(Tile(image[y0 : y0 + tile, x0 : x0 + tile].copy(), kept, (x0, y0)))
     return out
 
 
@@ -74,6 +73,5 @@ def yolo_lines(labels: list[tuple[str, BoxF]], width: int, height: int, class_id
         bw, bh = x2 - x1, y2 - y1
         if bw <= 0.5 or bh <= 0.5:
             continue
-        lines.append(f"{class_id[cls]} {(x1 + x2) / 2 / width:.6f} {(y1 + y2) / 2 / height:.6f} "
-                     f"{bw / width:.6f} {bh / height:.6f}")
+        lines.append(f"{class_id[cls]} {(x1 + x2) / 2 / width:.6f} {(y1 + y2) / 2 / height:.6f} {bw / width:.6f} {bh / height:.6f}")
     return lines

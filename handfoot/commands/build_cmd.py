@@ -12,8 +12,7 @@ from handfoot.errors import UserError
 
 
 def _progress() -> Progress:
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    TimeRemainingColumn())
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn())
 
 
 def _check_out(out: Path) -> None:
@@ -31,7 +30,8 @@ def _warn_unfetched(decks_cache: Path | None) -> None:
         Console(stderr=True).print(
             f"[yellow]warning:[/yellow] no fetched deck designs in {cache_dir(decks_cache)}: the photos use the "
             "drawn decks only, so this set differs from one built after `handfoot dataset fetch-decks` with the "
-            "same seed (the README's figures were measured on those)")
+            "same seed (the README's figures were measured on those)"
+        )
 
 
 def _textures(folder: Path | None) -> list[Path]:
@@ -51,20 +51,23 @@ def build(
     images: int = typer.Option(..., "--images", min=1, help="How many full scenes to render."),
     seed: int = typer.Option(1, "--seed", help="Random seed: the same seed gives the same image bytes."),
     tile: int = typer.Option(320, "--tile", min=64, help="Training tile size in px (cut at native scale)."),
-    val_fraction: float = typer.Option(0.1, "--val-fraction", min=0.0, max=0.9,
-                                       help="Share of scenes kept whole for validation."),
+    val_fraction: float = typer.Option(0.1, "--val-fraction", min=0.0, max=0.9, help="Share of scenes kept whole for validation."),
     decks_cache: Path | None = typer.Option(None, "--decks-cache", help="Deck cache folder (fetched deck designs)."),
     textures: Path | None = typer.Option(
-        None, "--textures", help="Folder of table-top texture images to mix in (default: the fetch-textures cache)."),
+        None, "--textures", help="Folder of table-top texture images to mix in (default: the fetch-textures cache)."
+    ),
     workers: int = typer.Option(2, "--workers", min=1, help="Worker processes."),
     hard_designs: bool = typer.Option(
-        False, "--hard-designs/--even-designs",
-        help="Show the deck designs the shipped model reads worst more often (cardsets.HARD_DESIGN_WEIGHTS); "
-             "default: every design as often."),
+        False,
+        "--hard-designs/--even-designs",
+        help="Show the deck designs the shipped model reads worst more often (cardsets.HARD_DESIGN_WEIGHTS); default: every design as often.",
+    ),
     word_jokers: bool = typer.Option(
-        False, "--word-jokers/--no-word-jokers",
+        False,
+        "--word-jokers/--no-word-jokers",
         help="Mix in drawn decks whose jokers print one word across the top, shown twice as often as other "
-             "designs (real jokers often do; the shipped model misses them: models/README.md, \"Leg 29\")."),
+        'designs (real jokers often do; the shipped model misses them: models/README.md, "Leg 29").',
+    ),
 ) -> None:
     """Render synthetic Hand and Foot photos into a YOLO data set (tiles to train, full frames to validate)."""
     from datasets.build import build_dataset  # noqa: PLC0415
@@ -78,10 +81,19 @@ def build(
     console = Console()
     with _progress() as bar:
         task = bar.add_task("rendering scenes", total=images)
-        summary = build_dataset(out, images, seed, tile=tile, val_fraction=val_fraction, decks_cache=decks_cache,
-                                workers=workers, textures=tex,
-                                design_weights=HARD_DESIGN_WEIGHTS if hard_designs else None,
-                                progress=lambda done, total: bar.update(task, completed=done), word_jokers=word_jokers)
+        summary = build_dataset(
+            out,
+            images,
+            seed,
+            tile=tile,
+            val_fraction=val_fraction,
+            decks_cache=decks_cache,
+            workers=workers,
+            textures=tex,
+            design_weights=HARD_DESIGN_WEIGHTS if hard_designs else None,
+            progress=lambda done, total: bar.update(task, completed=done),
+            word_jokers=word_jokers,
+        )
     console.print(
         f"wrote {summary.get('frames', 0)} frames, {summary.get('train_tiles', 0)} training tiles "
         f"({summary.get('train_boxes', 0)} boxes, {summary.get('empty_tiles', 0)} empty), "
@@ -104,8 +116,7 @@ def rounds(
     _warn_unfetched(decks_cache)
     with _progress() as bar:
         task = bar.add_task("rendering rounds", total=n_rounds)
-        summary = build_rounds(out, n_rounds, seed, decks_cache=decks_cache,
-                               progress=lambda done, total: bar.update(task, completed=done))
+        summary = build_rounds(out, n_rounds, seed, decks_cache=decks_cache, progress=lambda done, total: bar.update(task, completed=done))
     Console().print(f"wrote {summary['rounds']} rounds, {summary['photos']} photos -> {out}")
 
 
@@ -114,13 +125,11 @@ def round_tiles(
     out: Path = typer.Option(..., "--out", help="Folder to write the data set into (created if missing)."),
     seed: int = typer.Option(1, "--seed", help="Random seed: the same seed gives the same tiles."),
     tile: int = typer.Option(320, "--tile", min=64, help="Training tile size in px."),
-    photos: int | None = typer.Option(None, "--photos", min=1,
-                                      help="Use only this many photos, drawn at random (default: all)."),
-    val_every: int = typer.Option(10, "--val-every", min=2,
-                                  help="Keep whole for validation the photos of rounds numbered a multiple of this."),
-    val_photos: int = typer.Option(60, "--val-photos", min=1,
-                                   help="At most this many validation photos (the first; the rest of those rounds "
-                                        "are left out)."),
+    photos: int | None = typer.Option(None, "--photos", min=1, help="Use only this many photos, drawn at random (default: all)."),
+    val_every: int = typer.Option(10, "--val-every", min=2, help="Keep whole for validation the photos of rounds numbered a multiple of this."),
+    val_photos: int = typer.Option(
+        60, "--val-photos", min=1, help="At most this many validation photos (the first; the rest of those rounds are left out)."
+    ),
 ) -> None:
     """Cut round photos into training tiles at the scale the detector reads them (turned as its readings are)."""
     from datasets.round_tiles import build_round_tiles  # noqa: PLC0415
@@ -134,16 +143,24 @@ def round_tiles(
     with _progress() as bar:
         task = bar.add_task("cutting photos", total=None)
         try:
-            summary = build_round_tiles(folders, out, lambda sizes, w, h: working_scale(sizes, w, h, config),
-                                        seed=seed, tile=tile, val_every=val_every, val_photos=val_photos,
-                                        max_photos=photos,
-                                        progress=lambda done, total: bar.update(task, completed=done, total=total))
+            summary = build_round_tiles(
+                folders,
+                out,
+                lambda sizes, w, h: working_scale(sizes, w, h, config),
+                seed=seed,
+                tile=tile,
+                val_every=val_every,
+                val_photos=val_photos,
+                max_photos=photos,
+                progress=lambda done, total: bar.update(task, completed=done, total=total),
+            )
         except ValueError as exc:
             raise UserError(str(exc)) from exc
     Console().print(
         f"wrote {summary.get('train_tiles', 0)} training tiles ({summary.get('train_boxes', 0)} boxes) from "
         f"{summary.get('train_photos', 0)} photos, {summary.get('val_images', 0)} validation photos in "
-        f"{summary['seconds']} s -> {out / 'data.yaml'}")
+        f"{summary['seconds']} s -> {out / 'data.yaml'}"
+    )
 
 
 def fetch_textures(

@@ -33,11 +33,16 @@ class _ProgressReporter:
 
 def fetch_decks(
     cache: Path | None = typer.Option(
-        None, "--cache", help="Deck cache directory (default: $HANDFOOT_CACHE/decks, else ~/.cache/handfoot/decks).",
+        None,
+        "--cache",
+        help="Deck cache directory (default: $HANDFOOT_CACHE/decks, else ~/.cache/handfoot/decks).",
         file_okay=False,
     ),
     sheet: Path | None = typer.Option(
-        None, "--sheet", help="Where to write the contact sheet (default: contact-sheet.jpg in the cache).", dir_okay=False,
+        None,
+        "--sheet",
+        help="Where to write the contact sheet (default: contact-sheet.jpg in the cache).",
+        dir_okay=False,
     ),
 ) -> None:
     """Download card-deck packages (Debian, npm, PyPI), render every deck into the cache, find each face's
@@ -56,8 +61,12 @@ def fetch_decks(
         raise UserError(f"--sheet {sheet}: use a .jpg or .png file name")
     started = time.monotonic()
     with Progress(
-        TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=console, transient=True,
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
     ) as progress:
         results = fetch_all(root, reporter=_ProgressReporter(progress))
     elapsed = time.monotonic() - started
@@ -81,8 +90,7 @@ def fetch_decks(
     for d in decks:
         families[d.family] = families.get(d.family, 0) + 1
     console.print(
-        "decks in the default mix: " + ", ".join(f"{n} {fam}" for fam, n in sorted(families.items()))
-        + f"  (fetch took {elapsed:.0f} s)",
+        "decks in the default mix: " + ", ".join(f"{n} {fam}" for fam, n in sorted(families.items())) + f"  (fetch took {elapsed:.0f} s)",
         highlight=False,
     )
     out = sheet or root / "contact-sheet.jpg"

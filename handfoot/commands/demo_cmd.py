@@ -27,9 +27,7 @@ EXAMPLE_ROUND = EXAMPLES / "round.toml"
 def example(path: Path) -> Path:
     """A bundled example file; UserError when the repository copy is missing."""
     if not path.is_file():
-        raise UserError(
-            f"the example round file is missing: {path} (run the demo from a checkout of the handfoot repository)"
-        )
+        raise UserError(f"the example round file is missing: {path} (run the demo from a checkout of the handfoot repository)")
     return path
 
 
@@ -51,13 +49,20 @@ def register(app: typer.Typer) -> None:
             status = round_cmd.emit(round_cmd.score_file(example(EXAMPLE_ROUND)), as_json)
         else:
             pr = score_cmd.score_inputs(
-                example(EXAMPLE_PHOTO_ROUND), leftover=[], rules=None, round_no=None, went_out=False,
-                perfect_deal=False, name="Side", model=model, fixes=[], quiet=as_json,
+                example(EXAMPLE_PHOTO_ROUND),
+                leftover=[],
+                rules=None,
+                round_no=None,
+                went_out=False,
+                perfect_deal=False,
+                name="Side",
+                model=model,
+                fixes=[],
+                quiet=as_json,
             )
             status = score_cmd.emit(pr, as_json, out)
             if not as_json and EXAMPLE_TRUE_CARDS.is_file():
                 truth = round_cmd.score_file(EXAMPLE_TRUE_CARDS)
-                typer.echo("The photos' true cards (examples/photos/true-cards.toml) score: "
-                           + ", ".join(f"{s.name} {s.total}" for s in truth.sides))
+                typer.echo("The photos' true cards (examples/photos/true-cards.toml) score: " + ", ".join(f"{s.name} {s.total}" for s in truth.sides))
         if status:
             raise typer.Exit(status)

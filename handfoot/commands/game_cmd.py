@@ -44,8 +44,7 @@ def print_sheet(console: Console, sheet: dict) -> None:
         table.add_column(escape(side["name"] + members), justify="right")
     for r in sheet["rounds"]:
         label = str(r["number"]) + ("" if r["confirmed"] else " (open)") + (" !" if r["has_error"] else "")
-        cells = [f"{t:+d}" + (f"  [dim]= {run}[/]" if r["confirmed"] else "")
-                 for t, run in zip(r["totals"], r["running"], strict=True)]
+        cells = [f"{t:+d}" + (f"  [dim]= {run}[/]" if r["confirmed"] else "") for t, run in zip(r["totals"], r["running"], strict=True)]
         table.add_row(label, *cells)
     table.add_section()
     table.add_row("[bold]total[/]", *[f"[bold]{t}[/]" for t in sheet["totals"]])
@@ -58,8 +57,7 @@ def print_sheet(console: Console, sheet: dict) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add the `game` command group."""
-    game = typer.Typer(help="A game's ledger: rounds kept, running totals (the same ledger `serve` keeps).",
-                       no_args_is_help=True)
+    game = typer.Typer(help="A game's ledger: rounds kept, running totals (the same ledger `serve` keeps).", no_args_is_help=True)
     app.add_typer(game, name="game")
 
     @game.command("new")
@@ -79,7 +77,7 @@ def register(app: typer.Typer) -> None:
         """Every game in the ledger with its rounds and totals."""
         games = open_book(data).games()
         if not games:
-            typer.echo("no games yet: start one with  handfoot game new --rules NAME --sides \"Ann,Bob\"")
+            typer.echo('no games yet: start one with  handfoot game new --rules NAME --sides "Ann,Bob"')
             return
         for g in games:
             totals = ", ".join(f"{s['name']} {t}" for s, t in zip(g["sides"], g["totals"]))
@@ -87,8 +85,9 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"{g['id']}  {g['created'][:10]}  {g['rules']}  {state}  {totals}")
 
     @game.command("show")
-    def show_cmd(game_id: int = typer.Argument(..., metavar="ID"), as_json: bool = typer.Option(False, "--json"),
-                 data: Path | None = data_option()) -> None:
+    def show_cmd(
+        game_id: int = typer.Argument(..., metavar="ID"), as_json: bool = typer.Option(False, "--json"), data: Path | None = data_option()
+    ) -> None:
         """The score sheet: rounds by sides, running totals, the winner once the game is over."""
         sheet = open_book(data).sheet(game_id, rounds=as_json)
         if as_json:

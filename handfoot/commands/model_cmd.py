@@ -28,9 +28,17 @@ def _progress(label: str):
 
 
 def train(
-    data: Path = typer.Option(..., "--data", help="data.yaml of a set built by `handfoot dataset build` (its validation frames are cut into tiles for training's own validation)."),
+    data: Path = typer.Option(
+        ...,
+        "--data",
+        help="data.yaml of a set built by `handfoot dataset build` (its validation frames are cut into tiles for training's own validation).",
+    ),
     epochs: int = typer.Option(10, "--epochs", help="Number of epochs."),
-    model: str = typer.Option("yolo11n.yaml", "--model", help="Architecture to build from scratch (yolo11n.yaml, yolo26n.yaml), or one of our own .pt weights to continue from."),
+    model: str = typer.Option(
+        "yolo11n.yaml",
+        "--model",
+        help="Architecture to build from scratch (yolo11n.yaml, yolo26n.yaml), or one of our own .pt weights to continue from.",
+    ),
     imgsz: int = typer.Option(320, "--imgsz", help="Training image size (the tile size)."),
     batch: int = typer.Option(32, "--batch", help="Batch size."),
     workers: int = typer.Option(2, "--workers", min=0, help="Data-loading worker processes (on a GPU machine, about its core count)."),
@@ -40,8 +48,14 @@ def train(
     fraction: float = typer.Option(1.0, "--fraction", help="Use only this fraction of the training tiles."),
     hours: float = typer.Option(None, "--hours", help="Stop after this many hours (overrides --epochs)."),
     lr0: float = typer.Option(LR0, "--lr0", help="Starting learning rate (AdamW). A leg that continues from our own weights may start lower."),
-    warmup_epochs: float = typer.Option(WARMUP_EPOCHS, "--warmup-epochs", help="Epochs of learning-rate warm-up (0: none, e.g. when continuing from our own weights)."),
-    freeze: int = typer.Option(0, "--freeze", help="Leave the network's first N layers as they are (10: yolo11n's backbone), for a leg that continues from our own weights; the rest train about 1.4 times as fast on a CPU."),
+    warmup_epochs: float = typer.Option(
+        WARMUP_EPOCHS, "--warmup-epochs", help="Epochs of learning-rate warm-up (0: none, e.g. when continuing from our own weights)."
+    ),
+    freeze: int = typer.Option(
+        0,
+        "--freeze",
+        help="Leave the network's first N layers as they are (10: yolo11n's backbone), for a leg that continues from our own weights; the rest train about 1.4 times as fast on a CPU.",
+    ),
     resume: bool = typer.Option(False, "--resume", help="Resume the run PROJECT/NAME from its last checkpoint."),
     export: Path = typer.Option(None, "--export", help="Copy the best weights here when done (e.g. models/cards.pt)."),
     plots: bool = typer.Option(True, "--plots/--no-plots", help="Draw ultralytics' label and results plots into the run folder."),
@@ -49,9 +63,23 @@ def train(
     """Train the card-corner detector from scratch, offline (CPU, or a GPU when present)."""
     from training.cards import TrainPlan, export_weights, rebuild  # noqa: PLC0415
 
-    plan = TrainPlan(data=data, model=model, epochs=epochs, imgsz=imgsz, batch=batch, workers=workers, device=device,
-                     project=project, name=name, fraction=fraction, time_hours=hours,
-                     lr0=lr0, warmup_epochs=warmup_epochs, plots=plots, freeze=freeze)
+    plan = TrainPlan(
+        data=data,
+        model=model,
+        epochs=epochs,
+        imgsz=imgsz,
+        batch=batch,
+        workers=workers,
+        device=device,
+        project=project,
+        name=name,
+        fraction=fraction,
+        time_hours=hours,
+        lr0=lr0,
+        warmup_epochs=warmup_epochs,
+        plots=plots,
+        freeze=freeze,
+    )
     try:
         best = rebuild(plan, resume=resume)
     except VisionError as exc:
@@ -61,8 +89,10 @@ def train(
         typer.echo(f"copied to {export_weights(best, export)}")
 
 
-_TURNED_HELP = ("Read each photo turned half round and a quarter round, and at three quarters of its scale, as well and "
-                "keep the boxes the readings carry, as `handfoot score` does; --no-turned reads it once, as it is.")
+_TURNED_HELP = (
+    "Read each photo turned half round and a quarter round, and at three quarters of its scale, as well and "
+    "keep the boxes the readings carry, as `handfoot score` does; --no-turned reads it once, as it is."
+)
 
 
 def evaluate(
@@ -73,12 +103,26 @@ def evaluate(
     conf: float = typer.Option(None, "--conf", help="Confidence threshold (default: the product's)."),
     limit: int = typer.Option(0, "--limit", help="Use only the first N photos (0: all)."),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
-    failures: Path = typer.Option(None, "--failures", help="With --data: write a sheet of crops of every missed, misread and extra box, and of every index found and named right in a box fitted unlike its label (\"7>box\"), at the product's confidence, to this .jpg/.png."),
+    failures: Path = typer.Option(
+        None,
+        "--failures",
+        help='With --data: write a sheet of crops of every missed, misread and extra box, and of every index found and named right in a box fitted unlike its label ("7>box"), at the product\'s confidence, to this .jpg/.png.',
+    ),
     failures_max: int = typer.Option(96, "--failures-max", min=1, help="At most this many crops on the sheet (spread over the photos)."),
-    readers: bool = typer.Option(True, "--readers/--no-readers", help="With --voc: name the boxes again with the standard family's second-look readers (models/ranks.pt, models/wilds.pt) before joining them, as `handfoot score` does; --no-readers counts the detector's own names."),
+    readers: bool = typer.Option(
+        True,
+        "--readers/--no-readers",
+        help="With --voc: name the boxes again with the standard family's second-look readers (models/ranks.pt, models/wilds.pt) before joining them, as `handfoot score` does; --no-readers counts the detector's own names.",
+    ),
     turned: bool = typer.Option(True, "--turned/--no-turned", help=_TURNED_HELP),
-    cards: bool = typer.Option(False, "--cards", help="Count cards, not boxes: read every photo as a leftover photo through `handfoot score`'s own path and compare the cards found with the cards in it (a YOLO set's distinct rank+suit names, one deck a photo; a VOC set's card boxes). Prints the exact-photo rate, extra and missed cards, and the wrong photos."),
-    cache: Path = typer.Option(None, "--cache", help="With --cards: keep (and reuse) each photo's detections in this folder, as `eval-rounds --cache` does."),
+    cards: bool = typer.Option(
+        False,
+        "--cards",
+        help="Count cards, not boxes: read every photo as a leftover photo through `handfoot score`'s own path and compare the cards found with the cards in it (a YOLO set's distinct rank+suit names, one deck a photo; a VOC set's card boxes). Prints the exact-photo rate, extra and missed cards, and the wrong photos.",
+    ),
+    cache: Path = typer.Option(
+        None, "--cache", help="With --cards: keep (and reuse) each photo's detections in this folder, as `eval-rounds --cache` does."
+    ),
 ) -> None:
     """Measure the detector on labelled photos, predicting exactly as `handfoot score` does."""
     if (data is None) == (voc is None):
@@ -112,8 +156,7 @@ def evaluate(
     if data is not None:
         report = detection_report(photo_set, timed)
         out = report.to_dict()
-        out["failures"] = _failures(photo_set, timed, product.kept_conf if conf is None else conf,
-                                    failures, failures_max)
+        out["failures"] = _failures(photo_set, timed, product.kept_conf if conf is None else conf, failures, failures_max)
     else:
         from vision.corners import join_corners  # noqa: PLC0415
 
@@ -127,8 +170,9 @@ def evaluate(
     _print_report(out)
 
 
-def _evaluate_cards(source: Path, yolo: bool, split: str | None, model: Path | None, conf: float | None, limit: int,
-                    cache: Path | None, turned: bool, as_json: bool) -> None:
+def _evaluate_cards(
+    source: Path, yolo: bool, split: str | None, model: Path | None, conf: float | None, limit: int, cache: Path | None, turned: bool, as_json: bool
+) -> None:
     """`eval --cards`: exact cards per photo, read as leftover photos (`training.eval.card_counts`)."""
     from training.eval.card_counts import evaluate_cards  # noqa: PLC0415
     from training.eval.sets import load_voc_set, load_yolo_set  # noqa: PLC0415
@@ -140,8 +184,7 @@ def _evaluate_cards(source: Path, yolo: bool, split: str | None, model: Path | N
     photos = photo_set.photos[:limit] if limit else photo_set.photos
     factory, store = _detector(model, conf, cache, turned)
     try:
-        report = evaluate_cards(_progress(f"reading {photo_set.name}")(photos),
-                                store.detect if store else factory(), store.seen if store else None)
+        report = evaluate_cards(_progress(f"reading {photo_set.name}")(photos), store.detect if store else factory(), store.seen if store else None)
     except VisionError as exc:
         raise UserError(str(exc)) from exc
     out = report.to_dict()
@@ -149,8 +192,10 @@ def _evaluate_cards(source: Path, yolo: bool, split: str | None, model: Path | N
         typer.echo(json.dumps({k: out[k] for k in ("images", "exact_photo_rate", "extra", "missed", "wrong")}, indent=2))
         return
     exact = round(out["exact_photo_rate"] * out["images"])
-    typer.echo(f"{photo_set.name}: {exact} of {out['images']} photos with exactly their cards "
-               f"({out['exact_photo_rate']:.1%}); {out['extra']} extra and {out['missed']} missed cards")
+    typer.echo(
+        f"{photo_set.name}: {exact} of {out['images']} photos with exactly their cards "
+        f"({out['exact_photo_rate']:.1%}); {out['extra']} extra and {out['missed']} missed cards"
+    )
     for w in out["wrong"]:
         parts = [f"extra {' '.join(w['extra'])}" if w["extra"] else "", f"missed {' '.join(w['missed'])}" if w["missed"] else ""]
         typer.echo(f"  {w['photo']}: {', '.join(p for p in parts if p)}")
@@ -200,11 +245,26 @@ def eval_rounds(
     model: Path = typer.Option(None, "--model", help="Weights to use (default: models/cards.pt)."),
     conf: float = typer.Option(None, "--conf", min=0.0, max=1.0, help="Confidence threshold (default: the product's)."),
     limit: int = typer.Option(0, "--limit", help="Use only the first N rounds (0: all)."),
-    oracle: bool = typer.Option(False, "--oracle", help="Use each photo's true corner labels instead of the model (measures card joining and layout alone)."),
+    oracle: bool = typer.Option(
+        False, "--oracle", help="Use each photo's true corner labels instead of the model (measures card joining and layout alone)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
-    cache: Path = typer.Option(None, "--cache", help="Keep each photo's detections in this folder and reuse them on the next run with the same weights and threshold (for trying joining rules; empty it after changing the detector's code)."),
-    readers: bool = typer.Option(True, "--readers/--no-readers", "--wilds/--no-wilds", help="Name boxes again with the second-look readers (models/ranks.pt for standard ranks, models/wilds.pt for Remastered wilds, models/foot-wilds.pt for Bare Foot wilds and clothing) and join a table's lone corners that the whole-card reader (models/whole-cards.pt) reads as one card, as `handfoot score` does; --no-readers (or its old name --no-wilds) keeps the detector's names (Bare Foot wilds still by their ink)."),
-    jokers: bool = typer.Option(True, "--jokers/--no-jokers", help="Group joker boxes into jokers with the joker grouper (models/jokers.pt), as `handfoot score` does; --no-jokers keeps the joining's jokers."),
+    cache: Path = typer.Option(
+        None,
+        "--cache",
+        help="Keep each photo's detections in this folder and reuse them on the next run with the same weights and threshold (for trying joining rules; empty it after changing the detector's code).",
+    ),
+    readers: bool = typer.Option(
+        True,
+        "--readers/--no-readers",
+        "--wilds/--no-wilds",
+        help="Name boxes again with the second-look readers (models/ranks.pt for standard ranks, models/wilds.pt for Remastered wilds, models/foot-wilds.pt for Bare Foot wilds and clothing) and join a table's lone corners that the whole-card reader (models/whole-cards.pt) reads as one card, as `handfoot score` does; --no-readers (or its old name --no-wilds) keeps the detector's names (Bare Foot wilds still by their ink).",
+    ),
+    jokers: bool = typer.Option(
+        True,
+        "--jokers/--no-jokers",
+        help="Group joker boxes into jokers with the joker grouper (models/jokers.pt), as `handfoot score` does; --no-jokers keeps the joining's jokers.",
+    ),
     turned: bool = typer.Option(True, "--turned/--no-turned", help=_TURNED_HELP),
 ) -> None:
     """Score generated rounds from their photos and compare with their true cards."""
@@ -216,15 +276,15 @@ def eval_rounds(
     if limit:
         files = files[:limit]
     factory, store = _detector(model, conf, None if oracle else cache, turned)
-    report = evaluate_rounds(track(files, description="scoring rounds", transient=True,
-                                   console=Console(stderr=True)), factory, oracle, store, readers, jokers)
+    report = evaluate_rounds(
+        track(files, description="scoring rounds", transient=True, console=Console(stderr=True)), factory, oracle, store, readers, jokers
+    )
     out = report.to_dict()
     if as_json:
         typer.echo(json.dumps(out, indent=2))
         return
     console = Console()
-    console.print(f"sides: {out['sides']}  exact totals: {out['exact_total_rate']:.1%}  "
-                  f"mean absolute error: {out['mean_abs_error']} points")
+    console.print(f"sides: {out['sides']}  exact totals: {out['exact_total_rate']:.1%}  mean absolute error: {out['mean_abs_error']} points")
     for cause, n in sorted(out["failure_causes"].items(), key=lambda kv: -kv[1]):
         console.print(f"  {n:4d}  {cause}", highlight=False)
     blurred = out["blurred_sides"]
@@ -252,8 +312,10 @@ def eval_joins(
         return
     for role in ("table", "leftover"):
         r = out[role]
-        typer.echo(f"{role}: {r['photos']} photos, {r['photos_with_a_wrong_join']} with a wrong join "
-                   f"({r['false_pairs']} false pairs, {r['split_cards']} split cards)")
+        typer.echo(
+            f"{role}: {r['photos']} photos, {r['photos_with_a_wrong_join']} with a wrong join "
+            f"({r['false_pairs']} false pairs, {r['split_cards']} split cards)"
+        )
 
 
 def _failures(photo_set, timed, conf: float, sheet: Path | None, limit: int) -> dict:
@@ -269,9 +331,15 @@ def _failures(photo_set, timed, conf: float, sheet: Path | None, limit: int) -> 
     found = find_failures(images, conf)
     kinds = Counter(failure_kind(f) for f in found)
     # every labelled corner is matched, boxed unlike its label, missed or misread
-    out = {"conf": conf, "corners": sum(len(im.truth) for im in images), "missed": kinds["missed"],
-           "misread": kinds["misread"], "boxed": kinds["boxed"], "extra": kinds["extra"],
-           "commonest": dict(Counter(f.label for f in found).most_common(12))}
+    out = {
+        "conf": conf,
+        "corners": sum(len(im.truth) for im in images),
+        "missed": kinds["missed"],
+        "misread": kinds["misread"],
+        "boxed": kinds["boxed"],
+        "extra": kinds["extra"],
+        "commonest": dict(Counter(f.label for f in found).most_common(12)),
+    }
     if sheet is not None:
         picked = pick_evenly(found, limit)
         try:
@@ -301,16 +369,41 @@ def _print_report(out: dict) -> None:
 
 
 def train_wilds(
-    builds: list[Path] = typer.Argument(..., help="Folders made by `handfoot dataset build` (their frames/) or `handfoot dataset rounds` (their photos), with scenes of the decks the reader reads."),
-    reader: str = typer.Option("wilds", "--reader", help="Which reader: 'wilds' (Remastered wilds: 20 or 50), 'foot-wilds' (Bare Foot: blue 20, red 50, sock or shoe) or 'ranks' (traditional and Remastered naturals: A to K, red or black 3)."),
-    out: Path | None = typer.Option(None, "--out", help="Where to write the reader's weights (default: models/wilds.pt, models/foot-wilds.pt or models/ranks.pt, by --reader)."),
+    builds: list[Path] = typer.Argument(
+        ...,
+        help="Folders made by `handfoot dataset build` (their frames/) or `handfoot dataset rounds` (their photos), with scenes of the decks the reader reads.",
+    ),
+    reader: str = typer.Option(
+        "wilds",
+        "--reader",
+        help="Which reader: 'wilds' (Remastered wilds: 20 or 50), 'foot-wilds' (Bare Foot: blue 20, red 50, sock or shoe) or 'ranks' (traditional and Remastered naturals: A to K, red or black 3).",
+    ),
+    out: Path | None = typer.Option(
+        None, "--out", help="Where to write the reader's weights (default: models/wilds.pt, models/foot-wilds.pt or models/ranks.pt, by --reader)."
+    ),
     epochs: int = typer.Option(20, "--epochs", min=1, help="Number of epochs."),
     jittered: int = typer.Option(2, "--jittered", min=0, help="Extra crops per corner on boxes shifted and scaled as the detector's sit."),
     seed: int = typer.Option(0, "--seed", help="Seed of the jitter, the batches' order and the starting weights."),
-    width: int | None = typer.Option(None, "--width", min=1, max=4, help="The network's width: each layer this many times 16 to 64 channels (default: as the reader ships: 1 for the wild and Bare Foot readers, 2 for the rank reader)."),
-    start: Path | None = typer.Option(None, "--start", help="Train on from these weights of the same reader (e.g. the shipped ones) instead of fresh ones; their width is kept."),
-    lr: float = typer.Option(3e-3, "--lr", min=1e-6, max=1.0, help="Peak learning rate of the one-cycle schedule (train on from --start at about 0.001)."),
-    grey: float | None = typer.Option(None, "--grey", min=0.0, max=1.0, help="Share of each training batch shown without colour, so the reader learns the print's shapes and not only its inks (default: as the reader ships: 0.3 for the wild and Bare Foot readers, 0 for the rank reader)."),
+    width: int | None = typer.Option(
+        None,
+        "--width",
+        min=1,
+        max=4,
+        help="The network's width: each layer this many times 16 to 64 channels (default: as the reader ships: 1 for the wild and Bare Foot readers, 2 for the rank reader).",
+    ),
+    start: Path | None = typer.Option(
+        None, "--start", help="Train on from these weights of the same reader (e.g. the shipped ones) instead of fresh ones; their width is kept."
+    ),
+    lr: float = typer.Option(
+        3e-3, "--lr", min=1e-6, max=1.0, help="Peak learning rate of the one-cycle schedule (train on from --start at about 0.001)."
+    ),
+    grey: float | None = typer.Option(
+        None,
+        "--grey",
+        min=0.0,
+        max=1.0,
+        help="Share of each training batch shown without colour, so the reader learns the print's shapes and not only its inks (default: as the reader ships: 0.3 for the wild and Bare Foot readers, 0 for the rank reader).",
+    ),
 ) -> None:
     """Train a second-look reader: a small network that names an index box from its crop (Remastered
     wilds 20 or 50; Bare Foot wilds, socks and shoes; or the ranks of traditional and Remastered
@@ -318,8 +411,20 @@ def train_wilds(
     from training.wilds import rebuild  # noqa: PLC0415
 
     try:
-        rebuild(builds, reader=reader, out=out, epochs=epochs, jittered=jittered, seed=seed, width=width, start=start, lr=lr,
-                grey=grey, progress=_progress, say=typer.echo)
+        rebuild(
+            builds,
+            reader=reader,
+            out=out,
+            epochs=epochs,
+            jittered=jittered,
+            seed=seed,
+            width=width,
+            start=start,
+            lr=lr,
+            grey=grey,
+            progress=_progress,
+            say=typer.echo,
+        )
     except VisionError as exc:
         raise UserError(str(exc)) from exc
 
@@ -332,32 +437,39 @@ def _detection(model: Path | None, cache: Path | None):
 
 
 # Options of the commands that train on the detector's boxes of generated round photos (one object serves each).
-_ROUND_PHOTOS_CACHE = typer.Option(
-    None, "--cache", help="Keep (and reuse) each photo's detections in this folder, as `eval-rounds --cache` does.")
+_ROUND_PHOTOS_CACHE = typer.Option(None, "--cache", help="Keep (and reuse) each photo's detections in this folder, as `eval-rounds --cache` does.")
 _CROPS_SEED = typer.Option(0, "--seed", help="Seed of the copies' jitter, the batches' order and the starting weights.")
 
 
 def train_jokers(
-    folders: list[Path] = typer.Argument(..., help="Folders made by `handfoot dataset rounds` (round photos with their JSON); never the held-out rounds you measure on."),
+    folders: list[Path] = typer.Argument(
+        ..., help="Folders made by `handfoot dataset rounds` (round photos with their JSON); never the held-out rounds you measure on."
+    ),
     out: Path = typer.Option(Path("models/jokers.pt"), "--out", help="Where to write the joker grouper's weights."),
     model: Path = typer.Option(None, "--model", help="Detector weights whose boxes it learns from (default: models/cards.pt)."),
     cache: Path = _ROUND_PHOTOS_CACHE,
     epochs: int = typer.Option(300, "--epochs", min=1, help="Number of epochs over the pairs."),
     seed: int = typer.Option(0, "--seed", help="Seed of the batches' order and the starting weights."),
-    beside: Path = typer.Option(None, "--beside", help="A joker grouper file to keep beside the new network: the file written holds both, and their odds are averaged (models/jokers.pt was made so, beside the grouper trained on leg 22's boxes)."),
+    beside: Path = typer.Option(
+        None,
+        "--beside",
+        help="A joker grouper file to keep beside the new network: the file written holds both, and their odds are averaged (models/jokers.pt was made so, beside the grouper trained on leg 22's boxes).",
+    ),
 ) -> None:
     """Train the joker grouper: a small network that tells which joker boxes lie on one joker (CPU, minutes)."""
     from training.jokers import rebuild  # noqa: PLC0415
 
     try:
-        rebuild(folders, lambda: _detection(model, cache), out=out, epochs=epochs, seed=seed, beside=beside,
-                progress=_progress, say=typer.echo)
+        rebuild(folders, lambda: _detection(model, cache), out=out, epochs=epochs, seed=seed, beside=beside, progress=_progress, say=typer.echo)
     except VisionError as exc:
         raise UserError(str(exc)) from exc
 
 
 def train_joker_words(
-    folders: list[Path] = typer.Argument(..., help="Folders made by `handfoot dataset rounds` (round photos with their JSON) holding traditional decks with jokers; never the held-out rounds you measure on."),
+    folders: list[Path] = typer.Argument(
+        ...,
+        help="Folders made by `handfoot dataset rounds` (round photos with their JSON) holding traditional decks with jokers; never the held-out rounds you measure on.",
+    ),
     out: Path = typer.Option(None, "--out", help="Where to write the reader's weights (default: models/joker-words.pt)."),
     model: Path = typer.Option(None, "--model", help="Detector weights whose J boxes it learns from (default: models/cards.pt)."),
     cache: Path = _ROUND_PHOTOS_CACHE,
@@ -369,21 +481,35 @@ def train_joker_words(
     from training.joker_words import rebuild  # noqa: PLC0415
 
     try:
-        rebuild(folders, lambda: _detection(model, cache), out=out, epochs=epochs, seed=seed, progress=_progress,
-                say=typer.echo)
+        rebuild(folders, lambda: _detection(model, cache), out=out, epochs=epochs, seed=seed, progress=_progress, say=typer.echo)
     except VisionError as exc:
         raise UserError(str(exc)) from exc
 
 
 def train_whole_cards(
-    scenes: int = typer.Option(1600, "--scenes", min=1, help="How many generated scenes to learn from (tables, hands, piles, cards scattered at any angle, close-ups; about half a second each on this CPU)."),
-    cache: Path = typer.Option(Path("data/whole-card-pairs"), "--cache", help="Folder keeping the scenes' crops in chunks of 50 scenes: a stopped run resumes, a second run reuses them."),
+    scenes: int = typer.Option(
+        1600,
+        "--scenes",
+        min=1,
+        help="How many generated scenes to learn from (tables, hands, piles, cards scattered at any angle, close-ups; about half a second each on this CPU).",
+    ),
+    cache: Path = typer.Option(
+        Path("data/whole-card-pairs"),
+        "--cache",
+        help="Folder keeping the scenes' crops in chunks of 50 scenes: a stopped run resumes, a second run reuses them.",
+    ),
     out: Path = typer.Option(None, "--out", help="Where to write the reader's weights (default: models/whole-cards.pt)."),
     epochs: int = typer.Option(3, "--epochs", min=1, help="Number of epochs."),
     width: int = typer.Option(1, "--width", min=1, max=4, help="Network width (1: about 60,000 weights)."),
     seed: int = typer.Option(1, "--seed", help="Seed of the scenes, the boxes' jitter, the batches' order and the starting weights."),
     decks_cache: Path = typer.Option(None, "--decks-cache", help="Deck cache folder (fetched deck designs; `handfoot dataset fetch-decks`)."),
-    stretch: float = typer.Option(0.5, "--stretch", min=0.0, max=1.0, help="Share of the scenes stretched along one axis by up to 1.8 times (photos resized to a square, taken at a slant)."),
+    stretch: float = typer.Option(
+        0.5,
+        "--stretch",
+        min=0.0,
+        max=1.0,
+        help="Share of the scenes stretched along one axis by up to 1.8 times (photos resized to a square, taken at a slant).",
+    ),
 ) -> None:
     """Train the whole-card reader, which tells from the pixels between two corner boxes whether they are one
     card's, on generated scenes whose cards are known (the defaults rebuild models/whole-cards.pt: on this
@@ -391,8 +517,18 @@ def train_whole_cards(
     from training.whole_cards import rebuild  # noqa: PLC0415
 
     try:
-        rebuild(scenes=scenes, cache=cache, out=out, epochs=epochs, width=width, seed=seed, decks_cache=decks_cache,
-                stretch=stretch, progress=_progress, say=typer.echo)
+        rebuild(
+            scenes=scenes,
+            cache=cache,
+            out=out,
+            epochs=epochs,
+            width=width,
+            seed=seed,
+            decks_cache=decks_cache,
+            stretch=stretch,
+            progress=_progress,
+            say=typer.echo,
+        )
     except VisionError as exc:
         raise UserError(str(exc)) from exc
 

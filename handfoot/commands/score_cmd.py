@@ -58,9 +58,11 @@ def vision_errors() -> Iterator[None]:
         raise UserError(str(exc)) from exc
 
 
-QUICK_HELP = ("Read each photo once, as it is, not turned half and a quarter round nor at three quarters of its scale as "
-              "well: about a third of the time, and fewer totals come out exact (models/README.md, \"Three readings\" "
-              "and \"A fourth reading\").")
+QUICK_HELP = (
+    "Read each photo once, as it is, not turned half and a quarter round nor at three quarters of its scale as "
+    'well: about a third of the time, and fewer totals come out exact (models/README.md, "Three readings" '
+    'and "A fourth reading").'
+)
 
 
 def detector_factory(model: Path | None, quick: bool = False) -> Callable[[], DetectFn]:
@@ -79,22 +81,23 @@ def detector_factory(model: Path | None, quick: bool = False) -> Callable[[], De
     return make
 
 
-def _progress_reader(
-    sides: list[SideInput], model: Path | None, quiet: bool, family: str, quick: bool = False
-) -> list:
+def _progress_reader(sides: list[SideInput], model: Path | None, quiet: bool, family: str, quick: bool = False) -> list:
     """Read every side's photos of a deck `family` with a progress bar on stderr."""
     total = sum(len(s.table_photos) + len(s.leftover_photos) for s in sides)
     if total == 0:
         return []
     err = Console(stderr=True)
-    with vision_errors(), Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        TextColumn("{task.completed}/{task.total} photos"),
-        console=err,
-        transient=True,
-        disable=quiet or not err.is_terminal,
-    ) as bar:
+    with (
+        vision_errors(),
+        Progress(
+            TextColumn("[progress.description]{task.description}"),
+            BarColumn(),
+            TextColumn("{task.completed}/{task.total} photos"),
+            console=err,
+            transient=True,
+            disable=quiet or not err.is_terminal,
+        ) as bar,
+    ):
         task = bar.add_task("detecting cards", total=total)
         done = {"n": 0}
 
@@ -199,8 +202,7 @@ def _print_photos(console: Console, pr: PhotoRound) -> None:
             places[key] = places.get(key, 0) + 1
         parts = ", ".join(f"{n} {k}" for k, n in sorted(places.items()) if k)
         console.print(
-            f"{photo.side}: {photo.role} photo {photo.path.name}: {len(photo.cards)} cards"
-            + (f" ({parts})" if parts else ""),
+            f"{photo.side}: {photo.role} photo {photo.path.name}: {len(photo.cards)} cards" + (f" ({parts})" if parts else ""),
             highlight=False,
         )
         for note in photo.notes:
@@ -241,8 +243,17 @@ def score_inputs(
     """Everything `score` does before printing: read inputs, detect, lay out, score."""
     parsed = [parse_fix(f) for f in fixes]
     if input_path.suffix.lower() in ROUND_SUFFIXES:
-        given = [opt for opt, val in (("--leftover", leftover), ("--rules", rules), ("--round", round_no),
-                                      ("--went-out", went_out), ("--perfect-deal", perfect_deal)) if val]
+        given = [
+            opt
+            for opt, val in (
+                ("--leftover", leftover),
+                ("--rules", rules),
+                ("--round", round_no),
+                ("--went-out", went_out),
+                ("--perfect-deal", perfect_deal),
+            )
+            if val
+        ]
         if given:
             raise UserError(f"{given[0]} is for a single table photo; the round file {input_path} gives it")
         spec, rules_ref, sides = _sides_from_round_file(input_path)
@@ -257,10 +268,16 @@ def score_inputs(
         rules_ref, round_value = _rules_ref(rules, None), round_no
         if not name.strip():
             raise UserError("--name must not be empty")
-        sides = [SideInput(
-            name=name, went_out=went_out, perfect_deal=perfect_deal,
-            table_photos=[input_path], leftover_photos=list(leftover), one_player=True,
-        )]
+        sides = [
+            SideInput(
+                name=name,
+                went_out=went_out,
+                perfect_deal=perfect_deal,
+                table_photos=[input_path],
+                leftover_photos=list(leftover),
+                one_player=True,
+            )
+        ]
     photos = _progress_reader(sides, model, quiet, rules_obj.family, quick)
     return score_photo_round(rules_obj, rules_ref, round_value, sides, photos, parsed)
 
@@ -311,20 +328,30 @@ def audit_round(pr: PhotoRound, claims: dict[str, int], least: int) -> dict[str,
         if side.name not in claims:
             continue
         claimed = claims[side.name]
-        sides.append({
-            "name": side.name,
-            "claimed": claimed,
-            "found": side.total,
-            "difference": claimed - side.total,
-            "explained_by": [
-                [{"label": ln.label, "points": ln.points} for ln in combo]
-                for combo in (explaining_lines(side.lines, side.total, claimed) if claimed != side.total else [])
-            ],
-            "findings": [{"level": f.level, "message": f.message} for f in side.findings],
-        })
+        sides.append(
+            {
+                "name": side.name,
+                "claimed": claimed,
+                "found": side.total,
+                "difference": claimed - side.total,
+                "explained_by": [
+                    [{"label": ln.label, "points": ln.points} for ln in combo]
+                    for combo in (explaining_lines(side.lines, side.total, claimed) if claimed != side.total else [])
+                ],
+                "findings": [{"level": f.level, "message": f.message} for f in side.findings],
+            }
+        )
     unsure = [
-        {"side": u.side, "photo": u.photo, "class": u.cls, "conf": round(u.conf, 3),
-         "x": round(u.x), "y": round(u.y), "place": u.place, "meld": u.meld}
+        {
+            "side": u.side,
+            "photo": u.photo,
+            "class": u.cls,
+            "conf": round(u.conf, 3),
+            "x": round(u.x),
+            "y": round(u.y),
+            "place": u.place,
+            "meld": u.meld,
+        }
         for u in least_sure(pr, least)
     ]
     return {"rules": pr.result.rules, "round": pr.result.round, "sides": sides, "least_sure": unsure}
@@ -337,21 +364,18 @@ def print_audit(console: Console, audit: dict[str, Any]) -> None:
         table.add_column(col, justify="left" if col == "side" else "right")
     for s in audit["sides"]:
         diff = s["difference"]
-        table.add_row(s["name"], str(s["claimed"]), str(s["found"]),
-                      "[green]0[/]" if diff == 0 else f"[red]{diff:+d}[/]")
+        table.add_row(s["name"], str(s["claimed"]), str(s["found"]), "[green]0[/]" if diff == 0 else f"[red]{diff:+d}[/]")
     console.print(table)
     for s in audit["sides"]:
         if s["difference"] == 0:
             console.print(f"{s['name']}: the claim matches.", highlight=False)
             continue
-        console.print(f"[bold]{s['name']}[/]: claimed {s['claimed']}, found {s['found']} "
-                      f"({s['difference']:+d}).", highlight=False)
+        console.print(f"[bold]{s['name']}[/]: claimed {s['claimed']}, found {s['found']} ({s['difference']:+d}).", highlight=False)
         for combo in s["explained_by"]:
             what = " + ".join(f"{ln['label']} ({ln['points']:+d})" for ln in combo)
             console.print(f"  the claim leaves out: {what}", highlight=False)
         if not s["explained_by"]:
-            console.print("  no set of breakdown lines accounts for the difference: check the cards below",
-                          highlight=False)
+            console.print("  no set of breakdown lines accounts for the difference: check the cards below", highlight=False)
         for f in s["findings"]:
             if f["level"] == ERROR:
                 console.print(f"  [red]error:[/] {f['message']}", highlight=False)
@@ -361,8 +385,7 @@ def print_audit(console: Console, audit: dict[str, Any]) -> None:
             t.add_column(col)
         for u in audit["least_sure"]:
             where = f"meld {u['meld']}" if u["meld"] else (u["place"] or "-")
-            t.add_row(u["side"], Path(u["photo"]).name, u["class"], f"{u['conf']:.2f}",
-                      f"{u['x']}, {u['y']}", where)
+            t.add_row(u["side"], Path(u["photo"]).name, u["class"], f"{u['conf']:.2f}", f"{u['x']}, {u['y']}", where)
         console.print(t)
     else:
         console.print("No photos in this round: nothing detected to check.")
@@ -402,12 +425,11 @@ def register(app: typer.Typer) -> None:
     @app.command("score")
     def score_cmd(
         input_path: Path = typer.Argument(
-            ..., metavar="TABLE_PHOTO|ROUND_FILE",
+            ...,
+            metavar="TABLE_PHOTO|ROUND_FILE",
             help="One side's table photo (any image), or a round file (.toml/.json) for a whole round.",
         ),
-        leftover: list[Path] = typer.Option(
-            [], "--leftover", help="Photo of cards left in hand and foot (repeatable; all count against the side)."
-        ),
+        leftover: list[Path] = typer.Option([], "--leftover", help="Photo of cards left in hand and foot (repeatable; all count against the side)."),
         rules: str | None = typer.Option(None, "--rules", help="Rule preset name or rules .toml path."),
         round_no: int | None = typer.Option(None, "--round", help="Round number (1-based)."),
         went_out: bool = typer.Option(False, "--went-out", help="This side went out."),
@@ -418,19 +440,30 @@ def register(app: typer.Typer) -> None:
         model: Path | None = typer.Option(None, "--model", help="Detector weights (default models/cards.pt)."),
         quick: bool = typer.Option(False, "--quick", help=QUICK_HELP),
         fix: list[str] = typer.Option(
-            [], "--fix",
+            [],
+            "--fix",
             help='Correct a card without re-photographing (repeatable): "8->9" changes the least sure 8, '
-                 '"8->" removes it, "->K@table" / "->K@leftover" adds one, "->JOKER@K" adds a wild to '
-                 'the meld of kings; "Ann:8->9" names a side.',
+            '"8->" removes it, "->K@table" / "->K@leftover" adds one, "->JOKER@K" adds a wild to '
+            'the meld of kings; "Ann:8->9" names a side.',
         ),
     ) -> int:
         """Score a round from photos: one side's table photo, or a round file.
 
         Exit status: 0, 3 when an error finding was raised, 2 for unusable input.
         """
-        pr = score_inputs(input_path, leftover=leftover, rules=rules, round_no=round_no, went_out=went_out,
-                          perfect_deal=perfect_deal, name=name, model=model, fixes=fix, quiet=as_json,
-                          quick=quick)
+        pr = score_inputs(
+            input_path,
+            leftover=leftover,
+            rules=rules,
+            round_no=round_no,
+            went_out=went_out,
+            perfect_deal=perfect_deal,
+            name=name,
+            model=model,
+            fixes=fix,
+            quiet=as_json,
+            quick=quick,
+        )
         return _exit(emit(pr, as_json, out))
 
     @app.command("audit")

@@ -33,8 +33,7 @@ def register(app: typer.Typer) -> None:
     @app.command("serve")
     def serve_cmd(
         data: Path | None = data_option(),
-        host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on; 0.0.0.0 lets phones on your "
-                                 "network in (with an access token)."),
+        host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on; 0.0.0.0 lets phones on your network in (with an access token)."),
         port: int = typer.Option(8000, "--port", min=0, max=65535, help="Port (0: any free one)."),
         quick: bool = typer.Option(False, "--quick", help="Read each photo once (faster, fewer exact totals)."),
         verbose: bool = typer.Option(False, "--verbose", help="Log every request."),

@@ -71,12 +71,18 @@ def register(app: typer.Typer) -> None:
         model: Path | None = typer.Option(None, "--model", help="Detector weights (default models/cards.pt)."),
         mode: str = typer.Option(TABLE, "--mode", help="What a snapshot is taken as at the start: table or leftover (t/l keys switch)."),
         no_window: bool = typer.Option(False, "--no-window", help="No window: snapshot each stable view and print it (for scripts and tests)."),
-        stable_seconds: float = typer.Option(1.5, "--stable-seconds", min=0.0, help="How long the view must hold before it counts as stable (video time for files)."),
+        stable_seconds: float = typer.Option(
+            1.5, "--stable-seconds", min=0.0, help="How long the view must hold before it counts as stable (video time for files)."
+        ),
         imgsz: int = typer.Option(640, "--imgsz", min=160, max=4096, help="Frames are scaled to at most this many pixels on the long side."),
         once: bool = typer.Option(False, "--once", help="With --no-window: stop after the first stable snapshot."),
-        realtime: bool = typer.Option(False, "--realtime", help="Play a video file at its own speed, skipping frames to keep up (always on in a window)."),
+        realtime: bool = typer.Option(
+            False, "--realtime", help="Play a video file at its own speed, skipping frames to keep up (always on in a window)."
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print snapshots, fps and the final result as JSON on stdout."),
-        threads: int = typer.Option(0, "--threads", min=0, max=64, help="CPU threads for the detector (0: every core; 1 is often faster on a busy machine)."),
+        threads: int = typer.Option(
+            0, "--threads", min=0, max=64, help="CPU threads for the detector (0: every core; 1 is often faster on a busy machine)."
+        ),
     ) -> int:
         """Score the table live from a camera over it, or from a video.
 
@@ -130,8 +136,7 @@ def register(app: typer.Typer) -> None:
                 console.print(src.ended, highlight=False)
         summary = session.summary(src)
         console.print(
-            f"{session.frames_processed} frames scored at {summary['fps']:.1f} fps "
-            f"({summary['frames_skipped']} skipped to stay live)",
+            f"{session.frames_processed} frames scored at {summary['fps']:.1f} fps ({summary['frames_skipped']} skipped to stay live)",
             highlight=False,
         )
         final = session.final_round()

@@ -187,8 +187,8 @@ def test_a_word_joker_deck_prints_its_jokers_index_as_one_word_across_the_top():
             box = ink[by1:by2, bx1:bx2]
             assert box[0].any() and box[-1].any() and box[:, 0].any() and box[:, -1].any()
             ring = np.zeros_like(ink)
-            ring[max(0, by1 - 6):by2 + 6, max(0, bx1 - 6):bx2 + 6] = True
-            ring[max(0, by1 - 2):by2 + 2, max(0, bx1 - 2):bx2 + 2] = False
+            ring[max(0, by1 - 6) : by2 + 6, max(0, bx1 - 6) : bx2 + 6] = True
+            ring[max(0, by1 - 2) : by2 + 2, max(0, bx1 - 2) : bx2 + 2] = False
             assert not ink[ring].any()
         assert ink[120:230, 60:190].mean() > 0.05  # the figure in the middle
     for plain_face in plain.faces["JOKER"]:

@@ -108,7 +108,7 @@ WORD_STEP = 0.13  # a drawn joker word's letter pitch, as a share of the card's 
 
 
 def _word_across_the_top(face: CardFace, g: tuple[int, ...], height: int) -> np.ndarray:
-    """"Joker" in large letters across the card's top (five letters spaced as a word, running past half the
+    """ "Joker" in large letters across the card's top (five letters spaced as a word, running past half the
     card's width), art below, no mark in the corner and no second copy."""
     h, w = face.image.shape[:2]
     paper = np.full_like(face.image, 255)
@@ -135,8 +135,8 @@ def _print_four_indices(face: CardFace) -> list[tuple[int, int, int, int]]:
     h, w = face.image.shape[:2]
     x1, y1, x2, y2 = face.corners[0]
     crop = face.image[y1:y2, x1:x2].copy()
-    face.image[y1:y2, w - x2:w - x1] = crop
-    face.image[h - y2:h - y1, x1:x2] = crop[::-1, ::-1]
+    face.image[y1:y2, w - x2 : w - x1] = crop
+    face.image[h - y2 : h - y1, x1:x2] = crop[::-1, ::-1]
     return [(w - x2, y1, w - x1, y2), (x1, h - y2, x2, h - y1)]
 
 
@@ -173,8 +173,12 @@ def test_only_a_joker_that_prints_its_mark_four_times_gets_four_boxes():
     h, w = joker.image.shape[:2]
     assert len(joker.corners) == 4
     centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in joker.corners]
-    want = [(g[0] + size / 2, g[1] + size / 2), (w - g[0] - size / 2, g[1] + size / 2),
-            (g[0] + size / 2, h - g[1] - size / 2), (w - g[0] - size / 2, h - g[1] - size / 2)]
+    want = [
+        (g[0] + size / 2, g[1] + size / 2),
+        (w - g[0] - size / 2, g[1] + size / 2),
+        (g[0] + size / 2, h - g[1] - size / 2),
+        (w - g[0] - size / 2, h - g[1] - size / 2),
+    ]
     assert all(min(math.dist(c, t) for c in centres) <= 3 for t in want)
     # the two-mark joker of the test above and the simple deck's own faces keep two boxes each
     two, _, _ = _redrawn_joker(lambda face, g, size: _joker_design(face, (g[0], g[1]), size, True))
@@ -208,6 +212,7 @@ def test_fetched_decks_is_empty_for_an_empty_cache(tmp_path: Path, monkeypatch):
 
 # ------------------------------------------------------------------ fetching, with the registry clients mocked
 
+
 def _failing_run(args, **kwargs):
     return subprocess.CompletedProcess(args, 100, "", "E: Unable to locate package no-such-cards\n")
 
@@ -221,6 +226,7 @@ def _local_package(folder: Path) -> None:
     deck = simple_deck(2)
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+
         def add(name: str, data: bytes) -> None:
             info = tarfile.TarInfo(name)
             info.size = len(data)

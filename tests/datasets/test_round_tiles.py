@@ -41,7 +41,7 @@ def test_a_turned_photo_keeps_each_box_on_its_pixels(degrees):
     turned, [(cls, (x1, y1, x2, y2))] = turn(image, [("K", (30.0, 10.0, 45.0, 20.0))], degrees)
     assert cls == "K"
     assert turned.shape[:2] == ((60, 100) if degrees in (0, 180) else (100, 60))
-    inside = turned[round(y1):round(y2), round(x1):round(x2)]
+    inside = turned[round(y1) : round(y2), round(x1) : round(x2)]
     assert inside.size == 10 * 15 * 3 and inside.min() == 255
     assert turned.sum() == image.sum()  # and nothing white outside it
 
@@ -94,8 +94,7 @@ def test_round_tiles_are_the_same_for_the_same_seed(rounds, tmp_path):
     files = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*.jpg"))
     assert all((tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes() for f in files)
     other = [f for f in files if (tmp_path / "c" / f).is_file()]
-    assert any((tmp_path / "a" / f).read_bytes() != (tmp_path / "c" / f).read_bytes() for f in other) or \
-        len(other) < len(files)
+    assert any((tmp_path / "a" / f).read_bytes() != (tmp_path / "c" / f).read_bytes() for f in other) or len(other) < len(files)
 
 
 def test_round_tiles_command_says_what_is_wrong_with_its_folders(tmp_path, capsys):

@@ -44,7 +44,7 @@ def test_card_at_known_pose_gets_its_index_boxes_where_the_ink_is(deck):
     assert [c for c, _ in labels] == ["K", "K"]
     for (x1, y1, x2, y2), (_, box) in zip(face.corners, labels):
         assert box == pytest.approx((x1 + ox, y1 + oy, x2 + ox, y2 + oy), abs=0.6)
-        patch = frame[int(box[1]):int(box[3]), int(box[0]):int(box[2])]
+        patch = frame[int(box[1]) : int(box[3]), int(box[0]) : int(box[2])]
         assert patch.min() < 120  # dark ink of the rank glyph inside the box
     # turned 90 degrees: the label becomes the axis-aligned box of the turned index
     _, turned, _ = _render([_place(deck, "K", 300, 250, 90.0)])
@@ -94,9 +94,14 @@ def test_every_label_belongs_to_a_ground_truth_card_corner(deck):
 
 def test_table_scene_lays_melds_in_columns_with_every_index_showing_when_strict(deck):
     melds = [["4"] * 7, ["10", "10", "10", "2"], ["K", "K", "JOKER"]]
-    scene = render_table_scene(np.random.default_rng(3), [deck], SceneOptions(long_side=(1200, 1400),
-                               index_px=(20, 30), fit_p=1.0, occluder_p=0.0, effects=0.0),
-                               melds=melds, n_red3=2, strict=True)
+    scene = render_table_scene(
+        np.random.default_rng(3),
+        [deck],
+        SceneOptions(long_side=(1200, 1400), index_px=(20, 30), fit_p=1.0, occluder_p=0.0, effects=0.0),
+        melds=melds,
+        n_red3=2,
+        strict=True,
+    )
     table = [c for c in scene.cards if c.meld is not None]
     assert sorted(c.cls for c in table) == sorted(x for m in melds for x in m)
     assert sorted(c.cls for c in scene.cards if c.meld is None) == ["3R", "3R"]
@@ -124,8 +129,7 @@ def test_strict_photos_of_a_one_index_design_never_turn_a_card_over_its_index(de
     for seed in range(2):
         table = render_table_scene(np.random.default_rng(seed), [one], opts, melds=melds, n_red3=0, strict=True)
         assert len(table.cards) == 25 and all(c.corners for c in table.cards)
-        left = render_leftover_scene(np.random.default_rng(seed), [one], opts, hands=[["5", "6", "7", "8", "J", "A"]],
-                                     strict=True)
+        left = render_leftover_scene(np.random.default_rng(seed), [one], opts, hands=[["5", "6", "7", "8", "J", "A"]], strict=True)
         assert all(c.corners for c in left.cards)
 
 
@@ -208,8 +212,7 @@ def test_hard_design_weights_show_a_weighted_design_more_often_and_leave_even_dr
     pool = [SimpleNamespace(name=n, family="traditional", faces={"K": ["face"]}) for n in names]
 
     def share(weights) -> float:
-        drawn = [d.name for i in range(2000) for d in CardSource(np.random.default_rng([3, i]), pool,
-                                                                  "traditional", weights).decks]
+        drawn = [d.name for i in range(2000) for d in CardSource(np.random.default_rng([3, i]), pool, "traditional", weights).decks]
         return drawn.count("aguilar") / len(drawn)
 
     assert HARD_DESIGN_WEIGHTS["aguilar"] == 3.0

@@ -22,8 +22,7 @@ def deck():
 
 def test_build_command_writes_a_data_yaml_ultralytics_reads_and_320_tiles(tmp_path, simple_only):
     out = tmp_path / "set"
-    assert main(["dataset", "build", "--out", str(out), "--images", "4", "--seed", "3", "--workers", "1",
-                 "--val-fraction", "0.25"]) == 0
+    assert main(["dataset", "build", "--out", str(out), "--images", "4", "--seed", "3", "--workers", "1", "--val-fraction", "0.25"]) == 0
     from vision.offline import prepare
 
     prepare()
@@ -145,8 +144,7 @@ def test_round_decks_print_every_card_the_round_needs(deck):
 
 
 def test_build_records_the_design_weights_it_drew_with(tmp_path, deck):
-    summary = build_dataset(tmp_path / "w", 1, seed=5, decks=[deck], workers=1, val_fraction=0.0,
-                            design_weights={deck.name: 2.0})
+    summary = build_dataset(tmp_path / "w", 1, seed=5, decks=[deck], workers=1, val_fraction=0.0, design_weights={deck.name: 2.0})
     assert json.loads((tmp_path / "w" / "build.json").read_text())["design_weights"] == {deck.name: 2.0}
     assert summary["design_weights"] == {deck.name: 2.0}
     even = build_dataset(tmp_path / "e", 1, seed=5, decks=[deck], workers=1, val_fraction=0.0)
@@ -162,8 +160,7 @@ def test_rounds_command_warns_when_no_fetched_design_is_cached(tmp_path, capsys,
     if stored is not None:  # a design in the cache, in the default mix or left out of it
         save_deck(cache, simple_deck(7), in_default_mix=stored)
     out = tmp_path / "rounds"
-    assert main(["dataset", "rounds", "--out", str(out), "--rounds", "1", "--seed", "4",
-                 "--decks-cache", str(cache)]) == 0
+    assert main(["dataset", "rounds", "--out", str(out), "--rounds", "1", "--seed", "4", "--decks-cache", str(cache)]) == 0
     err = capsys.readouterr().err
     assert ("no fetched deck designs" in err) is warned
     assert (out / "round-001.toml").is_file()
@@ -184,14 +181,11 @@ def test_build_command_mixes_in_word_joker_decks_only_when_asked(tmp_path, monke
     drawn = {}
     for flag in ("--word-jokers", "--no-word-jokers"):
         out = tmp_path / flag
-        assert main(["dataset", "build", "--out", str(out), "--images", "4", "--seed", "3", "--workers", "1",
-                     "--val-fraction", "0", flag]) == 0
+        assert main(["dataset", "build", "--out", str(out), "--images", "4", "--seed", "3", "--workers", "1", "--val-fraction", "0", flag]) == 0
         summary = json.loads((out / "build.json").read_text())
         assert summary["word_jokers"] == (flag == "--word-jokers")
-        drawn[flag] = {card["deck"] for f in (out / "frames").glob("*.json")
-                       for card in json.loads(f.read_text())["cards"]}
+        drawn[flag] = {card["deck"] for f in (out / "frames").glob("*.json") for card in json.loads(f.read_text())["cards"]}
     assert asked == [True, False]
-    assert json.loads((tmp_path / "--word-jokers" / "build.json").read_text())["design_weights"] == {
-        name: 2.0 for name in word_joker_names()}
+    assert json.loads((tmp_path / "--word-jokers" / "build.json").read_text())["design_weights"] == {name: 2.0 for name in word_joker_names()}
     assert drawn["--word-jokers"] & {w.name for w in words}
     assert drawn["--no-word-jokers"] == {deck.name}

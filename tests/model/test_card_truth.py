@@ -19,11 +19,16 @@ def _one_photo_set(tmp_path: Path, rows: list[str]) -> Path:
 
 
 def test_two_corners_of_one_name_are_one_card_and_suits_of_one_rank_are_two(tmp_path: Path) -> None:
-    rows = ["0 0.1 0.1 0.05 0.05", "0 0.9 0.9 0.05 0.05",  # 8H: both corners, one card
-            "1 0.5 0.5 0.05 0.05",  # 8S: a second 8
-            "2 0.3 0.3 0.05 0.05", "3 0.6 0.3 0.05 0.05",  # 3D red, 3C black
-            "4 0.5 0.5 0.4 0.4",  # a card face down: no card to count
-            "5 0.2 0.8 0.05 0.05", "5 0.8 0.2 0.05 0.05"]  # one joker, two corners
+    rows = [
+        "0 0.1 0.1 0.05 0.05",
+        "0 0.9 0.9 0.05 0.05",  # 8H: both corners, one card
+        "1 0.5 0.5 0.05 0.05",  # 8S: a second 8
+        "2 0.3 0.3 0.05 0.05",
+        "3 0.6 0.3 0.05 0.05",  # 3D red, 3C black
+        "4 0.5 0.5 0.4 0.4",  # a card face down: no card to count
+        "5 0.2 0.8 0.05 0.05",
+        "5 0.8 0.2 0.05 0.05",
+    ]  # one joker, two corners
     photo = load_yolo_set(_one_photo_set(tmp_path, rows)).photos[0]
     assert photo.cards == Counter({"8": 2, "3R": 1, "3B": 1, "JOKER": 1})
     assert len(photo.boxes) == 8

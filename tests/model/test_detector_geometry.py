@@ -169,8 +169,7 @@ class _ShortSightedModel(_PhotoScaleModel):
         self.indices = indices
 
     def rows(self, f):
-        return [[*(v * f for v in box), 0.9, CLASS_NAMES.index(cls)]
-                for cls, box in self.indices if (box[3] - box[1]) * f <= 80]
+        return [[*(v * f for v in box), 0.9, CLASS_NAMES.index(cls)] for cls, box in self.indices if (box[3] - box[1]) * f <= 80]
 
 
 def test_the_first_readings_boxes_still_give_the_enlarged_reading_its_large_indices():
@@ -228,7 +227,8 @@ def test_the_other_scale_is_a_share_of_the_enlarged_reading():
     box = (300, 200, 315, 220)  # 20 px tall: read again twice as large
     model = _SharpEyedModel(box)
     Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False, turns=(), scales=(0.75,), recheck_band=EVERY_PHOTO)).detect(
-        np.zeros((400, 600, 3), np.uint8))
+        np.zeros((400, 600, 3), np.uint8)
+    )
     assert model.sizes == [600, 1200, 900]
 
 
@@ -251,8 +251,7 @@ def test_the_enlargement_ignores_unsure_boxes_and_is_capped():
 
 
 def test_two_readings_keep_a_box_both_carry_and_drop_one_only_one_saw_unsurely():
-    upright = [Detection("9", 0.4, (10, 10, 30, 40)), Detection("K", 0.5, (100, 100, 120, 130)),
-               Detection("7", 0.9, (200, 200, 220, 230))]
+    upright = [Detection("9", 0.4, (10, 10, 30, 40)), Detection("K", 0.5, (100, 100, 120, 130)), Detection("7", 0.9, (200, 200, 220, 230))]
     upside_down = [Detection("9", 0.2, (12, 10, 32, 40)), Detection("Q", 0.5, (100, 100, 120, 130))]
     fused = {d.cls: d for d in fuse_readings([upright, upside_down], conf=0.3, iou=0.5)}
     assert set(fused) == {"9", "7"}  # K and Q each seen by one reading at 0.5: a mean of 0.25

@@ -15,8 +15,12 @@ BOX_C = (200.0, 50.0, 220.0, 80.0)
 def test_missed_misread_and_extra_boxes_are_failures_and_right_ones_are_not():
     image = ImageEval(
         truth=[("7", BOX_A), ("K", BOX_B), ("Q", BOX_C)],
-        preds=[("7", 0.9, BOX_A), ("4", 0.8, BOX_B), ("9", 0.7, (300.0, 300.0, 320.0, 330.0)),
-               ("Q", 0.1, BOX_C)],  # the right Q, but under the product's confidence
+        preds=[
+            ("7", 0.9, BOX_A),
+            ("4", 0.8, BOX_B),
+            ("9", 0.7, (300.0, 300.0, 320.0, 330.0)),
+            ("Q", 0.1, BOX_C),
+        ],  # the right Q, but under the product's confidence
     )
     found = find_failures([image], conf=0.3)
     assert sorted((f.truth, f.found) for f in found) == [("", "9"), ("K", "4"), ("Q", MISSED)]
@@ -28,12 +32,14 @@ def test_an_index_found_and_named_right_in_a_box_fitted_unlike_its_label_is_coun
     loose, tight = (300.0, 100.0, 340.0, 160.0), (308.0, 110.0, 332.0, 150.0)
     image = ImageEval(
         truth=[("7", loose), ("K", BOX_B), ("5", BOX_C)],
-        preds=[("7", 0.9, tight), ("K", 0.9, (101.0, 101.0, 121.0, 131.0)),
-               ("5", 0.8, (205.0, 60.0, 210.0, 66.0))],  # a pip-sized 5 inside the label: not its index's box
+        preds=[
+            ("7", 0.9, tight),
+            ("K", 0.9, (101.0, 101.0, 121.0, 131.0)),
+            ("5", 0.8, (205.0, 60.0, 210.0, 66.0)),
+        ],  # a pip-sized 5 inside the label: not its index's box
     )
     found = find_failures([image], conf=0.3)
-    assert sorted((f.label, failure_kind(f)) for f in found) == [
-        ("5>-", "missed"), ("7>box", "boxed"), ("none>5", "extra")]
+    assert sorted((f.label, failure_kind(f)) for f in found) == [("5>-", "missed"), ("7>box", "boxed"), ("none>5", "extra")]
     assert [f.box for f in found if f.found == BOXED] == [loose]
     # a box of another class in the same place is no "boxed" index
     wrong = ImageEval(truth=[("7", loose)], preds=[("1", 0.9, tight)])

@@ -67,5 +67,4 @@ def test_count_report_names_the_wrong_photos_with_their_extra_and_missed_cards()
     ]
     report = evaluate_counts(pairs, ["a.jpg", "b.jpg", "c.jpg"])
     assert (report.extra, report.missed) == (1, 1)
-    assert report.wrong == [{"photo": "a.jpg", "extra": ["9"], "missed": []},
-                            {"photo": "b.jpg", "extra": [], "missed": ["JOKER"]}]
+    assert report.wrong == [{"photo": "a.jpg", "extra": ["9"], "missed": []}, {"photo": "b.jpg", "extra": [], "missed": ["JOKER"]}]

@@ -78,8 +78,7 @@ CARDS_FLOORS = {"table-webcam": (0.55, 0), "closeup-phone": (0.85, 100)}
 
 
 @pytest.mark.parametrize("name", sorted(CARDS_FLOORS))
-def test_real_photos_count_each_card_once_above_their_floor(real_photos: Path, shipped_model: Path, capsys,
-                                                            name) -> None:
+def test_real_photos_count_each_card_once_above_their_floor(real_photos: Path, shipped_model: Path, capsys, name) -> None:
     floor, limit = CARDS_FLOORS[name]
     report = _eval(capsys, "--data", real_photos / name / "data.yaml", "--cards", "--limit", limit)
     assert report["images"] == (limit or 39)

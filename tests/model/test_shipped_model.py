@@ -99,8 +99,7 @@ def _yolo_set(tmp_path: Path) -> Path:
     labels.mkdir(parents=True)
     for photo in sorted(PHOTOS.glob("*.jpg")):
         t = truth(photo)
-        boxes = [("BACK" if card["face_down"] else card["cls"], tuple(box))
-                 for card in t["cards"] for box in card["corners"]]
+        boxes = [("BACK" if card["face_down"] else card["cls"], tuple(box)) for card in t["cards"] for box in card["corners"]]
         (images / photo.name).write_bytes(photo.read_bytes())
         (labels / f"{photo.stem}.txt").write_text("\n".join(yolo_lines(boxes, t["width"], t["height"], CLASS_ID)) + "\n")
     data = tmp_path / "data.yaml"
@@ -136,8 +135,7 @@ def test_demo_scores_the_example_photos_and_writes_the_annotated_ones(detector, 
     # the shipped model reads all 68 cards of the six photos right, so the demo scores the true totals
     assert {s["name"]: s["total"] for s in result["sides"]} == TRUE_TOTALS
     assert sum(len(p["cards"]) for p in result["photos"]) >= DEMO_CARDS_FLOOR
-    assert sorted(p.name for p in (tmp_path / "out").glob("*.annotated.jpg")) == sorted(
-        f"{p.stem}.annotated.jpg" for p in PHOTOS.glob("*.jpg"))
+    assert sorted(p.name for p in (tmp_path / "out").glob("*.annotated.jpg")) == sorted(f"{p.stem}.annotated.jpg" for p in PHOTOS.glob("*.jpg"))
     saved = json.loads((tmp_path / "out" / "result.json").read_text())
     assert [s["total"] for s in saved["sides"]] == [s["total"] for s in result["sides"]]
 
@@ -162,12 +160,13 @@ def _voc_set(tmp_path: Path) -> Path:
             if card["face_down"] or not card["corners"]:
                 continue
             xs, ys = [p[0] for p in card["quad"]], [p[1] for p in card["quad"]]
-            objects.append(f"<object><name>{words.get(card['cls'], card['cls'])}</name><bndbox>"
-                           f"<xmin>{min(xs):.0f}</xmin><ymin>{min(ys):.0f}</ymin>"
-                           f"<xmax>{max(xs):.0f}</xmax><ymax>{max(ys):.0f}</ymax></bndbox></object>")
+            objects.append(
+                f"<object><name>{words.get(card['cls'], card['cls'])}</name><bndbox>"
+                f"<xmin>{min(xs):.0f}</xmin><ymin>{min(ys):.0f}</ymin>"
+                f"<xmax>{max(xs):.0f}</xmax><ymax>{max(ys):.0f}</ymax></bndbox></object>"
+            )
         (folder / photo.name).write_bytes(photo.read_bytes())
-        (folder / f"{photo.stem}.xml").write_text(
-            f"<annotation><filename>{photo.name}</filename>{''.join(objects)}</annotation>")
+        (folder / f"{photo.stem}.xml").write_text(f"<annotation><filename>{photo.name}</filename>{''.join(objects)}</annotation>")
     return folder
 
 
@@ -179,8 +178,7 @@ def test_eval_voc_counts_the_cards_of_the_example_hands(detector, tmp_path: Path
     assert report["card_recall"] >= VOC_RECALL_FLOOR and report["card_precision"] >= VOC_PRECISION_FLOOR
 
 
-def test_eval_voc_names_boxes_again_with_the_readers_unless_told_not_to(detector, tmp_path: Path, capsys,
-                                                                       monkeypatch) -> None:
+def test_eval_voc_names_boxes_again_with_the_readers_unless_told_not_to(detector, tmp_path: Path, capsys, monkeypatch) -> None:
     import torch
 
     import vision.pipe as pipe
@@ -253,8 +251,10 @@ def _rank_suit_set(tmp_path: Path) -> Path:
             name = SUITS_OF.get(card["cls"], card["cls"] + "H")
             names += [name] if name not in names else []
             for x1, y1, x2, y2 in card["corners"]:
-                rows.append(f"{names.index(name)} {(x1 + x2) / 2 / t['width']} {(y1 + y2) / 2 / t['height']} "
-                            f"{(x2 - x1) / t['width']} {(y2 - y1) / t['height']}")
+                rows.append(
+                    f"{names.index(name)} {(x1 + x2) / 2 / t['width']} {(y1 + y2) / 2 / t['height']} "
+                    f"{(x2 - x1) / t['width']} {(y2 - y1) / t['height']}"
+                )
         (images / photo.name).write_bytes(photo.read_bytes())
         (labels / f"{photo.stem}.txt").write_text("\n".join(rows) + "\n")
     (tmp_path / "data.yaml").write_text(f"test: test/images\nnames: {names}\n")

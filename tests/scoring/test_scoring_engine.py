@@ -20,7 +20,7 @@ def test_clean_book_of_seven_fours_scores_735() -> None:
 def test_three_fours_and_six_tens_make_a_75_point_meld() -> None:
     result = side("remastered-singles", ("4 4 4", "10 10 10 10 10 10"), round_no=1)
     assert result.total == 75
-    assert not result.findings          # 75 >= 60: meets round 1's minimum
+    assert not result.findings  # 75 >= 60: meets round 1's minimum
 
 
 def test_breakdown_lines_and_total() -> None:
@@ -49,6 +49,7 @@ def test_melds_are_reported_with_kind_and_counts() -> None:
 
 # --- findings -----------------------------------------------------------------------------
 
+
 def _only_error(result, text: str) -> str:
     errors = messages(result)
     assert len(errors) == 1, result.findings
@@ -70,13 +71,13 @@ def test_meld_of_threes() -> None:
 def test_meld_of_wilds_only() -> None:
     result = side("family-game-knights", ("9 9 9", "2 2 JOKER"))
     _only_error(result, "wilds only")
-    assert line(result, "cards on table") == 30 + 90        # still counted at face value
+    assert line(result, "cards on table") == 30 + 90  # still counted at face value
 
 
 def test_two_melds_of_one_rank() -> None:
     result = side("remastered-singles", ("9 9 9 9 9 9 9", "9 9 9 9 9 9 9"))
     _only_error(result, "second meld of 9s")
-    assert line(result, "clean book of 9s") == 700          # only the first is a book
+    assert line(result, "clean book of 9s") == 700  # only the first is a book
     assert sum(1 for ln in result.lines if ln.label.startswith("clean book")) == 1
     assert line(result, "cards on table") == 140
 
@@ -84,7 +85,7 @@ def test_two_melds_of_one_rank() -> None:
 def test_black_three_in_a_meld() -> None:
     result = side("remastered-singles", ("9 9 9 9 9 9 3B",))
     _only_error(result, "black 3")
-    assert line(result, "clean book") is None                # invalid: no book bonus
+    assert line(result, "clean book") is None  # invalid: no book bonus
     assert line(result, "black 3s on the table") == -100
 
 
@@ -130,10 +131,17 @@ def test_partner_may_hold_cards_when_the_other_goes_out() -> None:
     assert line(result, "left in hand and foot") == -10
 
 
-@pytest.mark.parametrize(("preset", "card"), [
-    ("remastered-singles", "11"), ("remastered-singles", "SHOE"), ("bare-foot-n-wild", "K"),
-    ("bare-foot-n-wild", "JOKER"), ("bare-foot-n-wild", "A"), ("online-classic", "1"),
-])
+@pytest.mark.parametrize(
+    ("preset", "card"),
+    [
+        ("remastered-singles", "11"),
+        ("remastered-singles", "SHOE"),
+        ("bare-foot-n-wild", "K"),
+        ("bare-foot-n-wild", "JOKER"),
+        ("bare-foot-n-wild", "A"),
+        ("online-classic", "1"),
+    ],
+)
 def test_foreign_card_is_reported_not_scored(preset: str, card: str) -> None:
     on_table = side(preset, (f"9 9 9 {card}",))
     _only_error(on_table, f"{card} is not a card")
@@ -168,7 +176,7 @@ def test_below_the_opening_minimum_is_a_warning() -> None:
 
 
 def test_invalid_meld_counts_face_value_without_book_bonus() -> None:
-    result = side("online-classic", ("9 9 9 2 2 2 2",))     # 3 naturals, 4 wilds: 7 cards
+    result = side("online-classic", ("9 9 9 2 2 2 2",))  # 3 naturals, 4 wilds: 7 cards
     assert any("too many wilds" in m for m in messages(result))
     assert line(result, "dirty book") is None
     assert result.total == 30 + 80
@@ -177,8 +185,7 @@ def test_invalid_meld_counts_face_value_without_book_bonus() -> None:
 def test_round_flags_two_sides_going_out() -> None:
     book = melds("9 9 9 9 9 9 9", "K K K K K 2 2")
     r = rules("online-classic")
-    result = score_round(r, 1, [SideRound("A", book, ((),), True), SideRound("B", book, ((),), True),
-                                SideRound("C", book)])
+    result = score_round(r, 1, [SideRound("A", book, ((),), True), SideRound("B", book, ((),), True), SideRound("C", book)])
     assert [bool(messages(s, "warning")) for s in result.sides] == [True, True, False]
     assert not result.has_error
 

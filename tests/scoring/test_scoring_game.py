@@ -27,14 +27,14 @@ def test_round_number_decides_the_going_out_requirement() -> None:
     r = rules("family-game-knights")
     results = score_game(r, [[SideRound("Ann", ONE_AND_ONE, ((),), went_out=True)]] * 4)
     bonus = [any(ln.label == "going out" for ln in res.sides[0].lines) for res in results]
-    assert bonus == [True, True, True, False]      # round 4 wants 2 clean + 2 dirty
+    assert bonus == [True, True, True, False]  # round 4 wants 2 clean + 2 dirty
     results = score_game(r, [[SideRound("Ann", TWO_AND_TWO, ((),), went_out=True)]] * 4)
     assert all(any(ln.label == "going out" for ln in res.sides[0].lines) for res in results)
 
 
 def test_round_number_decides_the_opening_minimum() -> None:
     r = rules("remastered-singles")
-    results = score_game(r, [[SideRound("Ann", melds("10 10 10 10 10 10 10"))]] * 4)   # 70 points of cards
+    results = score_game(r, [[SideRound("Ann", melds("10 10 10 10 10 10 10"))]] * 4)  # 70 points of cards
     warned = [any("opening minimum" in f.message for f in res.sides[0].findings) for res in results]
     assert warned == [False, True, True, True]
 

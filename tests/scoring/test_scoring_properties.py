@@ -30,12 +30,8 @@ def rounds(draw):
         n = draw(st.integers(2, 11))
         w = draw(st.integers(0, 4))
         table.append(tuple([rank] * n + draw(st.lists(st.sampled_from(wilds), min_size=w, max_size=w))))
-    leftover = tuple(
-        tuple(draw(st.lists(st.sampled_from(naturals + wilds), max_size=6)))
-        for _ in range(draw(st.integers(1, 2)))
-    )
-    side = SideRound("S", tuple(table), leftover, went_out=draw(st.booleans()),
-                     perfect_deal=draw(st.booleans()))
+    leftover = tuple(tuple(draw(st.lists(st.sampled_from(naturals + wilds), max_size=6))) for _ in range(draw(st.integers(1, 2))))
+    side = SideRound("S", tuple(table), leftover, went_out=draw(st.booleans()), perfect_deal=draw(st.booleans()))
     return r, draw(st.integers(1, r.rounds)), side, draw(st.integers(0, len(table) - 1))
 
 
@@ -50,10 +46,9 @@ def test_adding_a_natural_to_a_meld_adds_its_value(case) -> None:
     meld = side.table[i]
     natural = meld[0]
     grown = meld + (natural,)
-    after = SideRound(side.name, side.table[:i] + (grown,) + side.table[i + 1:], side.leftover,
-                      side.went_out, side.perfect_deal)
+    after = SideRound(side.name, side.table[:i] + (grown,) + side.table[i + 1 :], side.leftover, side.went_out, side.perfect_deal)
     before_kind, after_kind = _kind(r, side, i), _kind(r, after, i)
-    assume(before_kind != "invalid" and before_kind == after_kind)   # stays valid, same book status
+    assume(before_kind != "invalid" and before_kind == after_kind)  # stays valid, same book status
     delta = score_side(r, round_no, after).total - score_side(r, round_no, side).total
     assert delta == card_value(r, natural)
 
@@ -65,8 +60,13 @@ def test_moving_a_natural_from_table_to_hand_costs_twice_its_value(case) -> None
     meld = side.table[i]
     natural = meld[0]
     shrunk = meld[1:]
-    after = SideRound(side.name, side.table[:i] + (shrunk,) + side.table[i + 1:],
-                      (side.leftover[0] + (natural,),) + side.leftover[1:], side.went_out, side.perfect_deal)
+    after = SideRound(
+        side.name,
+        side.table[:i] + (shrunk,) + side.table[i + 1 :],
+        (side.leftover[0] + (natural,),) + side.leftover[1:],
+        side.went_out,
+        side.perfect_deal,
+    )
     before_kind, after_kind = _kind(r, side, i), _kind(r, after, i)
     assume(before_kind != "invalid" and before_kind == after_kind)
     # Going out depends on empty hands: keep that fact unchanged by the move.

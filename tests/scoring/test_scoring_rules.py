@@ -11,8 +11,7 @@ from scoring.rules import RulesError, rules_from_dict
 
 def test_custom_rules_override_a_preset() -> None:
     r = rules_from_dict(
-        {"base": "remastered-singles", "name": "ours", "books": {"clean": 500},
-         "card_values": {"A": 15}, "opening_meld": 40},
+        {"base": "remastered-singles", "name": "ours", "books": {"clean": 500}, "card_values": {"A": 15}, "opening_meld": 40},
         preset_dicts(),
     )
     assert (r.name, r.clean_book, r.dirty_book, r.value("A"), r.value("K")) == ("ours", 500, 300, 15, 10)
@@ -21,9 +20,15 @@ def test_custom_rules_override_a_preset() -> None:
 
 
 def test_custom_rules_may_change_the_number_of_rounds() -> None:
-    r = rules_from_dict({"base": "online-classic", "rounds": 2, "opening_meld": [50, 70],
-                         "going_out": {"clean_books": [1, 2], "dirty_books": 1,
-                                       "partner_clean_books": 1, "partner_dirty_books": 1}}, preset_dicts())
+    r = rules_from_dict(
+        {
+            "base": "online-classic",
+            "rounds": 2,
+            "opening_meld": [50, 70],
+            "going_out": {"clean_books": [1, 2], "dirty_books": 1, "partner_clean_books": 1, "partner_dirty_books": 1},
+        },
+        preset_dicts(),
+    )
     assert r.rounds == 2 and r.books_to_go_out(2) == (2, 1)
     assert r.name == "online-classic (custom)"
 
@@ -40,26 +45,32 @@ def test_a_rules_file_may_leave_books_out_of_the_opening() -> None:
     assert "at most 60 " in said and "minimum of 90" in said
 
 
-@pytest.mark.parametrize(("data", "named"), [
-    ({"colour": "red"}, "'colour'"),
-    ({"opening_counts_books": "no"}, "opening_counts_books must be true or false"),
-    ({"books": {"clen": 600}}, "'books.clen'"),
-    ({"card_values": {"1": 5}}, "'card_values.1'"),
-    ({"going_out": {"bonuss": 5}}, "'going_out.bonuss'"),
-])
+@pytest.mark.parametrize(
+    ("data", "named"),
+    [
+        ({"colour": "red"}, "'colour'"),
+        ({"opening_counts_books": "no"}, "opening_counts_books must be true or false"),
+        ({"books": {"clen": 600}}, "'books.clen'"),
+        ({"card_values": {"1": 5}}, "'card_values.1'"),
+        ({"going_out": {"bonuss": 5}}, "'going_out.bonuss'"),
+    ],
+)
 def test_unknown_keys_are_named(data: dict, named: str) -> None:
     with pytest.raises(RulesError, match=named):
         rules_from_dict({"base": "remastered-singles", **data}, preset_dicts())
 
 
-@pytest.mark.parametrize(("data", "named"), [
-    ({"rounds": 5}, "opening_meld has 4 entries but rounds = 5"),
-    ({"books": {"clean": "lots"}}, "books.clean must be a whole number"),
-    ({"red_threes": {"laid": 1}}, "red_threes.laid must be true or false"),
-    ({"family": "tarot"}, "family must be one of"),
-    ({"base": "nope"}, "unknown base preset 'nope'"),
-    ({"books": 7}, "books must be a table"),
-])
+@pytest.mark.parametrize(
+    ("data", "named"),
+    [
+        ({"rounds": 5}, "opening_meld has 4 entries but rounds = 5"),
+        ({"books": {"clean": "lots"}}, "books.clean must be a whole number"),
+        ({"red_threes": {"laid": 1}}, "red_threes.laid must be true or false"),
+        ({"family": "tarot"}, "family must be one of"),
+        ({"base": "nope"}, "unknown base preset 'nope'"),
+        ({"books": 7}, "books must be a table"),
+    ],
+)
 def test_bad_values_are_named(data: dict, named: str) -> None:
     with pytest.raises(RulesError, match=named):
         rules_from_dict({"base": "remastered-singles", **data}, preset_dicts())

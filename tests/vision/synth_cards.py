@@ -94,8 +94,9 @@ def column(
     return dets
 
 
-def turned_column(classes: list[str], x: float, y: float, angle: float, *, step: float = 26.0,
-                  covered: str = "tl", last: str = "both") -> list[Detection]:
+def turned_column(
+    classes: list[str], x: float, y: float, angle: float, *, step: float = 26.0, covered: str = "tl", last: str = "both"
+) -> list[Detection]:
     """A meld fanned along its cards' long side, the whole meld turned `angle` degrees
     about its first card's centre (x, y): each covered card shows its `covered` indices (`card_corners`'s
     `which`: the top-left one; "top" for a deck printing four), the last card its `last` ones (whole)."""

@@ -57,5 +57,4 @@ def test_a_card_across_the_edge_is_one_card_when_the_photo_frame_is_given():
 def test_held_out_hand_photo_counts_its_two_black_threes(monkeypatch):
     photo = photo_file("cut_index_photo.json")
     assert miscounted(LEFTOVER, photo) == {}
-    assert miscounted_without(monkeypatch, pipe, "restore_cut_indices", LEFTOVER, photo,
-                              stand_in=lambda dets, width, height: list(dets)) == {"3B": 1}
+    assert miscounted_without(monkeypatch, pipe, "restore_cut_indices", LEFTOVER, photo, stand_in=lambda dets, width, height: list(dets)) == {"3B": 1}

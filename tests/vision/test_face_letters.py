@@ -25,20 +25,23 @@ def test_an_unsure_rank_box_far_larger_than_the_indices_is_dropped():
     assert drop_face_letters([*INDICES, face]) == INDICES
 
 
-@pytest.mark.parametrize("face", [
-    box("J", 200, FACE_CONF + 0.1, side=20 * LARGE + 2),  # the detector was sure of it
-    box("J", 200, FACE_CONF - 0.2, side=20 * LARGE - 2),  # not large enough
-    box("JOKER", 200, 0.3, side=60),  # a joker's mark may be a whole word
-    box("SOCK", 200, 0.3, side=60),  # a Bare Foot sock's index is a picture
-    box("WILD50", 200, 0.3, side=60),
-    box("BACK", 200, 0.3, side=200),  # a face-down card is boxed whole
-])
+@pytest.mark.parametrize(
+    "face",
+    [
+        box("J", 200, FACE_CONF + 0.1, side=20 * LARGE + 2),  # the detector was sure of it
+        box("J", 200, FACE_CONF - 0.2, side=20 * LARGE - 2),  # not large enough
+        box("JOKER", 200, 0.3, side=60),  # a joker's mark may be a whole word
+        box("SOCK", 200, 0.3, side=60),  # a Bare Foot sock's index is a picture
+        box("WILD50", 200, 0.3, side=60),
+        box("BACK", 200, 0.3, side=200),  # a face-down card is boxed whole
+    ],
+)
 def test_a_sure_box_one_not_large_enough_or_one_naming_no_rank_stays(face):
     assert drop_face_letters([*INDICES, face]) == [*INDICES, face]
 
 
 def test_a_photo_of_too_few_sure_indices_to_measure_keeps_every_box():
-    few = [*INDICES[:MIN_NATURALS - 1], box("J", 200, NATURAL_CONF - 0.05, side=60)]
+    few = [*INDICES[: MIN_NATURALS - 1], box("J", 200, NATURAL_CONF - 0.05, side=60)]
     assert drop_face_letters(few) == few
     assert drop_face_letters([*few, INDICES[-1]]) == [*few[:-1], INDICES[-1]]
 

@@ -57,8 +57,7 @@ def test_an_openvino_folder_is_read_as_it_is(tmp_path: Path) -> None:
     assert openvino_copy(folder) == folder
 
 
-def test_a_failed_conversion_falls_back_to_pytorch_with_one_line_why(tmp_path: Path, monkeypatch, cache,
-                                                                      capsys) -> None:
+def test_a_failed_conversion_falls_back_to_pytorch_with_one_line_why(tmp_path: Path, monkeypatch, cache, capsys) -> None:
     if not HAS_OPENVINO:
         pytest.skip("openvino not installed")
     weights = tmp_path / "cards.pt"
@@ -134,8 +133,7 @@ def test_watch_sets_its_thread_limit_before_it_loads_the_detector(monkeypatch, c
 
     monkeypatch.setattr(watch_cmd, "load_detector", load)
     monkeypatch.setattr(watch_cmd, "open_source_for", lambda source, realtime: contextlib.nullcontext())
-    status = main(["watch", "--no-window", "--source", "x.avi", "--rules", "family-game-knights", "--round", "1",
-                   "--threads", "1"])
+    status = main(["watch", "--no-window", "--source", "x.avi", "--rules", "family-game-knights", "--round", "1", "--threads", "1"])
     assert status != 0 and "stop here" in capsys.readouterr().err
     assert limits == ["1"]
 

@@ -33,17 +33,20 @@ def hand_photo(fixture: str) -> tuple[list[Detection], Counter]:
     return [Detection(b["cls"], 1.0, tuple(b["box"])) for b in photo["boxes"]], Counter(photo["cards"])
 
 
-@pytest.mark.parametrize("fixture, old, twice", [
-    # dev11 round 39 side 2: a black 3 turned about 35 degrees, its boxes still half again as tall as wide, its
-    # diagonal straight down the photo; the tables' 1.4 split it
-    ("turned_hand_photo.json", {"clear_aspect": 1.4}, "3B"),
-    # held-out round 174 side 2: an ornamental king's corners 1.51 index sizes apart; a limit of 1.0 (1.55 and up)
-    # split it
-    ("large_index_hand_photo.json", {"max_cost": 1.0}, "K"),
-    # dev13 round 20 side 2: an anglo-modern joker's corner near the fan's rim borrowed a box 1.5 times as tall as
-    # wide, and its corner near the hub one 1.7 times as wide as tall, from the cards around each
-    ("fanned_hand_joker_photo.json", {"joker_shapes_found": False}, "JOKER"),
-])
+@pytest.mark.parametrize(
+    "fixture, old, twice",
+    [
+        # dev11 round 39 side 2: a black 3 turned about 35 degrees, its boxes still half again as tall as wide, its
+        # diagonal straight down the photo; the tables' 1.4 split it
+        ("turned_hand_photo.json", {"clear_aspect": 1.4}, "3B"),
+        # held-out round 174 side 2: an ornamental king's corners 1.51 index sizes apart; a limit of 1.0 (1.55 and up)
+        # split it
+        ("large_index_hand_photo.json", {"max_cost": 1.0}, "K"),
+        # dev13 round 20 side 2: an anglo-modern joker's corner near the fan's rim borrowed a box 1.5 times as tall as
+        # wide, and its corner near the hub one 1.7 times as wide as tall, from the cards around each
+        ("fanned_hand_joker_photo.json", {"joker_shapes_found": False}, "JOKER"),
+    ],
+)
 def test_a_hands_cards_join_whole_and_the_old_tolerance_counts_one_twice(fixture, old, twice):
     boxes, cards = hand_photo(fixture)
     assert Counter(c.cls for c in join_corners(boxes, HAND_PHOTO)) == cards

@@ -32,6 +32,7 @@ def fan_axes(degrees: float) -> tuple[float, float, int]:
 def corner_pairs(cls: str, angle: float):
     """A card's two diagonals' index boxes, turned `angle` degrees: (top-left, bottom-right), (top-right,
     bottom-left)."""
+
     def at(which):
         return card_corners(cls, 300, 300, angle=angle, which=which)
 

@@ -138,8 +138,7 @@ def test_pairs_further_apart_than_two_diagonals_are_never_offered():
 
 
 def _truth(*cards: tuple[str, list[tuple[float, float]], bool]) -> dict:
-    return {"cards": [{"cls": cls, "quad": quad, "face_down": False, "corners": [[0, 0, 1, 1]] if seen else []}
-                      for cls, quad, seen in cards]}
+    return {"cards": [{"cls": cls, "quad": quad, "face_down": False, "corners": [[0, 0, 1, 1]] if seen else []} for cls, quad, seen in cards]}
 
 
 def _quad(x: float, y: float) -> list[tuple[float, float]]:
@@ -156,9 +155,11 @@ def test_a_box_belongs_to_the_topmost_card_under_it_and_only_a_joker_counts():
 
 
 def test_examples_pair_boxes_of_one_joker_as_positive_and_others_as_negative():
-    truth = _truth(*[(cls, _quad(40 + 150 * col, 40 + 30 * k), True)
-                     for col, cls in enumerate(["5", "8", "K"]) for k in range(4)],
-                   ("JOKER", _quad(40, FOOT), True), ("JOKER", _quad(190, FOOT), True))
+    truth = _truth(
+        *[(cls, _quad(40 + 150 * col, 40 + 30 * k), True) for col, cls in enumerate(["5", "8", "K"]) for k in range(4)],
+        ("JOKER", _quad(40, FOOT), True),
+        ("JOKER", _quad(190, FOOT), True),
+    )
     x, y = 40, FOOT
     boxes = [_lone_joker(x + 12, y + 16), _lone_joker(x + CARD[0] - 12, y + 16), _lone_joker(190 + 12, y + 16)]
     cards = _column("5", 40, True) + _column("8", 190, True) + _column("K", 340) + boxes
@@ -239,8 +240,7 @@ def test_training_learns_the_span_rule_from_examples():
     ex.held_out = np.arange(600) % 10 == 0
     grouper, accuracy = train_joker_net(ex, epochs=30)
     assert accuracy >= 0.9
-    assert grouper.odds(np.array([[0.2] + [0.0] * (FEATURES - 1), [1.6] + [0.0] * (FEATURES - 1)],
-                                 np.float32)).round().tolist() == [1.0, 0.0]
+    assert grouper.odds(np.array([[0.2] + [0.0] * (FEATURES - 1), [1.6] + [0.0] * (FEATURES - 1)], np.float32)).round().tolist() == [1.0, 0.0]
 
 
 JOKER_PHOTOS = json.loads((Path(__file__).parent / "joker_photos.json").read_text())
@@ -293,16 +293,16 @@ def test_train_jokers_beside_a_grouper_writes_both(simple_rounds, tmp_path, monk
     monkeypatch.setattr(model_cmd, "_detector", lambda model, conf, cache: (None, LabelOracle()))
     first, both = tmp_path / "first.pt", tmp_path / "both.pt"
     assert main(["train-jokers", str(simple_rounds), "--out", str(first), "--epochs", "2"]) == 0
-    assert main(["train-jokers", str(simple_rounds), "--out", str(both), "--epochs", "2", "--seed", "1",
-                 "--beside", str(first)]) == 0
+    assert main(["train-jokers", str(simple_rounds), "--out", str(both), "--epochs", "2", "--seed", "1", "--beside", str(first)]) == 0
     assert f"with {first} beside it: joker count right on" in capsys.readouterr().out
     kept, joint = load_joker_grouper(first), load_joker_grouper(both)
     assert len(joint.members()) == 2 and joint.facts["seed"] == 1 and joint.beside[0].facts["seed"] == 0
     x = np.random.default_rng(2).normal(size=(4, FEATURES)).astype(np.float32)
     assert np.allclose(joint.beside[0].own_odds(x), kept.odds(x), atol=1e-6)
     # a --beside file that is not there is named, and nothing is written
-    assert main(["train-jokers", str(simple_rounds), "--out", str(tmp_path / "none.pt"), "--epochs", "2",
-                 "--beside", str(tmp_path / "missing.pt")]) == 2
+    assert (
+        main(["train-jokers", str(simple_rounds), "--out", str(tmp_path / "none.pt"), "--epochs", "2", "--beside", str(tmp_path / "missing.pt")]) == 2
+    )
     assert "missing.pt" in capsys.readouterr().err and not (tmp_path / "none.pt").exists()
 
 

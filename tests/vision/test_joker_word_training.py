@@ -11,8 +11,7 @@ from vision.wild_reader import READERS, load_wild_reader
 
 JACK_CORNER = [20.0, 20.0, 40.0, 60.0]
 WORD_CORNER = [120.0, 20.0, 200.0, 50.0]  # a joker's word across the top
-TRUTH = {"family": "traditional", "cards": [{"cls": "J", "corners": [JACK_CORNER]},
-                                            {"cls": "JOKER", "corners": [WORD_CORNER]}]}
+TRUTH = {"family": "traditional", "cards": [{"cls": "J", "corners": [JACK_CORNER]}, {"cls": "JOKER", "corners": [WORD_CORNER]}]}
 IMAGE = np.random.default_rng(0).integers(0, 255, (240, 320, 3), dtype=np.uint8)
 
 
@@ -23,9 +22,13 @@ def test_a_box_on_a_words_first_letter_lies_on_the_joker():
 
 
 def test_only_the_detectors_js_on_a_jack_or_a_joker_become_examples():
-    dets = [Detection("J", 0.6, tuple(JACK_CORNER)), Detection("J", 0.3, (120, 18, 140, 52)),
-            Detection("J", 0.4, (250, 150, 270, 190)),  # on no card's corner
-            Detection("JOKER", 0.5, tuple(WORD_CORNER)), Detection("Q", 0.5, tuple(JACK_CORNER))]
+    dets = [
+        Detection("J", 0.6, tuple(JACK_CORNER)),
+        Detection("J", 0.3, (120, 18, 140, 52)),
+        Detection("J", 0.4, (250, 150, 270, 190)),  # on no card's corner
+        Detection("JOKER", 0.5, tuple(WORD_CORNER)),
+        Detection("Q", 0.5, tuple(JACK_CORNER)),
+    ]
     data = word_crops([RoundPhoto(IMAGE, dets, TRUTH, 3), RoundPhoto(IMAGE, dets, TRUTH, 10)])
     spec = READERS["joker-words"]
     assert data.crops.shape[1:] == (spec.size, spec.size, 3)
@@ -60,8 +63,7 @@ def test_train_joker_words_writes_a_reader_that_loads(simple_rounds, tmp_path, m
     from handfoot.cli import main
 
     out = tmp_path / "words.pt"
-    jacks, jokers = trained_counts(monkeypatch, capsys, "train-joker-words", simple_rounds, out, _WordsAsJs(),
-                                   ("J", "JOKER"))
+    jacks, jokers = trained_counts(monkeypatch, capsys, "train-joker-words", simple_rounds, out, _WordsAsJs(), ("J", "JOKER"))
     assert jacks > 0 and jokers > 0
     reader = load_wild_reader(out, "joker-words")
     assert (reader.size, reader.margin) == (READERS["joker-words"].size, READERS["joker-words"].margin)

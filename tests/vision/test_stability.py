@@ -22,8 +22,9 @@ def table(n: int, cls: str = "7") -> list[Detection]:
     return [corner(cls, 100.0, 80.0 + 26.0 * i) for i in range(n)]
 
 
-def noisy(dets: list[Detection], rng: random.Random, jitter: float = 2.0, drop: float = 0.15,
-          extra: float = 0.1, flip: float = 0.0) -> list[Detection]:
+def noisy(
+    dets: list[Detection], rng: random.Random, jitter: float = 2.0, drop: float = 0.15, extra: float = 0.1, flip: float = 0.0
+) -> list[Detection]:
     """One frame's read of `dets`: jittered boxes, some missed, a stray box, a misread class."""
     out = []
     for d in dets:

@@ -30,5 +30,6 @@ def test_the_last_jack_of_a_slanted_column_is_one_card():
 def test_held_out_slanted_table_counts_its_cards(monkeypatch):
     photo = photo_file(PHOTO)
     assert miscounted(TABLE, photo) == {}
-    assert miscounted_without(monkeypatch, corners, "JoinConfig", TABLE, photo,
-                              stand_in=lambda **kw: JoinConfig(**{**kw, "steady_share": 0.8})) == {"J": 1}
+    assert miscounted_without(monkeypatch, corners, "JoinConfig", TABLE, photo, stand_in=lambda **kw: JoinConfig(**{**kw, "steady_share": 0.8})) == {
+        "J": 1
+    }

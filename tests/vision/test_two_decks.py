@@ -25,5 +25,4 @@ def test_a_wild_of_another_deck_among_the_melds_is_one_card():
 def test_held_out_photo_of_two_decks_counts_its_cards(monkeypatch):
     photo = photo_file(PHOTO)
     assert miscounted(TABLE, photo) == {}
-    assert miscounted_without(monkeypatch, corners, "_same_deck", TABLE, photo,
-                              stand_in=lambda ratio, other, cfg: True) == {"2": 1}
+    assert miscounted_without(monkeypatch, corners, "_same_deck", TABLE, photo, stand_in=lambda ratio, other, cfg: True) == {"2": 1}

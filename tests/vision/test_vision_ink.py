@@ -49,8 +49,7 @@ class _FixedModel:
 
 def _detect(photo, rows, **config):
     # read once: the fixed boxes follow neither a second reading's scale nor the photo turned
-    return Detector(_FixedModel(rows), InferenceConfig(coarse_scale=None, index_target=None, turns=(), scales=(),
-                                                       **config)).detect(photo)
+    return Detector(_FixedModel(rows), InferenceConfig(coarse_scale=None, index_target=None, turns=(), scales=(), **config)).detect(photo)
 
 
 def test_red_ink_reads_far_redder_than_black_ink_in_a_sharp_and_in_a_webcam_photo():

@@ -45,8 +45,18 @@ def test_train_whole_cards_renders_scenes_and_writes_a_reader_that_loads(tmp_pat
     from handfoot.cli import main
 
     out, cache = tmp_path / "whole.pt", tmp_path / "pairs"
-    args = ["--scenes", "2", "--epochs", "1", "--cache", str(cache), "--out", str(out),
-            "--decks-cache", str(tmp_path / "no-decks")]  # the built-in decks alone: quick to load
+    args = [
+        "--scenes",
+        "2",
+        "--epochs",
+        "1",
+        "--cache",
+        str(cache),
+        "--out",
+        str(out),
+        "--decks-cache",
+        str(tmp_path / "no-decks"),
+    ]  # the built-in decks alone: quick to load
     assert main(["train-whole-cards", *args]) == 0
     said = capsys.readouterr().out
     assert "held-out accuracy" in said and load_whole_card_reader(out).size == CROP_SIZE

@@ -67,9 +67,16 @@ def _rank_reader(rank: str, sure: float = 5.0, also: dict[str, float] | None = N
     ranks' logits, 0 for the rest)."""
     spec = READERS["ranks"]
     net = _Says(RANKS.index(rank), len(RANKS), sure, {RANKS.index(r): v for r, v in (also or {}).items()})
-    return WildReader(net, classes=RANKS, min_odds=spec.min_odds, keep_within=spec.keep_within,
-                      unsure_conf=spec.unsure_conf, unsure_odds=spec.unsure_odds, lopsided=spec.lopsided,
-                      lopsided_odds=spec.lopsided_odds)
+    return WildReader(
+        net,
+        classes=RANKS,
+        min_odds=spec.min_odds,
+        keep_within=spec.keep_within,
+        unsure_conf=spec.unsure_conf,
+        unsure_odds=spec.unsure_odds,
+        lopsided=spec.lopsided,
+        lopsided_odds=spec.lopsided_odds,
+    )
 
 
 def _photo() -> np.ndarray:
@@ -95,8 +102,12 @@ def test_a_crop_past_the_photos_edge_repeats_the_border_instead_of_failing():
 
 
 def test_the_reader_renames_wilds_only_and_merges_a_box_renamed_onto_its_twin():
-    dets = [Detection("WILD20", 0.8, (100, 50, 110, 70)), Detection("WILD50", 0.6, (101, 50, 111, 70)),
-            Detection("8", 0.9, (10, 10, 20, 30)), Detection("WILD20", 0.7, (200, 100, 210, 120))]
+    dets = [
+        Detection("WILD20", 0.8, (100, 50, 110, 70)),
+        Detection("WILD50", 0.6, (101, 50, 111, 70)),
+        Detection("8", 0.9, (10, 10, 20, 30)),
+        Detection("WILD20", 0.7, (200, 100, 210, 120)),
+    ]
     net = _Says(True)
     out = WildReader(net).read(_photo(), dets)
     assert net.shown == 3  # the 8 is never looked at
@@ -127,9 +138,9 @@ def test_a_wild_is_named_by_its_odds_averaged_over_its_crops_not_by_one_crop_or_
     assert [d.cls for d in out] == ["WILD50", "WILD50"]
 
 
-@pytest.mark.parametrize(("kind", "views", "turns"), [("wilds", WILD_VIEWS, WILD_TURNS),
-                                                       ("foot-wilds", WILD_VIEWS, WILD_TURNS),
-                                                       ("ranks", ONE_VIEW, NO_TURNS)])
+@pytest.mark.parametrize(
+    ("kind", "views", "turns"), [("wilds", WILD_VIEWS, WILD_TURNS), ("foot-wilds", WILD_VIEWS, WILD_TURNS), ("ranks", ONE_VIEW, NO_TURNS)]
+)
 def test_the_shipped_wild_readers_read_three_crops_at_three_turns_and_the_rank_reader_one_upright(kind, views, turns):
     assert len(WILD_VIEWS) == 3 and ONE_VIEW == (1.0,) and len(WILD_TURNS) == 3 and NO_TURNS == (0.0,)
     if not READERS[kind].weights.is_file():
@@ -432,8 +443,7 @@ def test_train_wilds_writes_a_reader_that_loads(remastered_frames, tmp_path, cap
     assert reader.size == CROP and net_width(reader.net) == 1
     # the wild readers learn from grey crops too, as shipped, unless told otherwise; the rank reader never by default
     assert torch.load(out, weights_only=False)["facts"]["grey"] == READERS["wilds"].grey > 0 == READERS["ranks"].grey
-    assert main(["train-wilds", str(remastered_frames), "--out", str(out), "--epochs", "1", "--jittered", "0",
-                 "--grey", "0"]) == 0
+    assert main(["train-wilds", str(remastered_frames), "--out", str(out), "--epochs", "1", "--jittered", "0", "--grey", "0"]) == 0
     assert torch.load(out, weights_only=False)["facts"]["grey"] == 0
     assert main(["train-wilds", str(tmp_path), "--out", str(out)]) != 0
     assert "neither a frames/ folder nor round photos" in " ".join(capsys.readouterr().err.split())
@@ -456,8 +466,7 @@ def test_round_photos_give_the_same_crops_as_frames_and_hold_out_whole_rounds(re
     in_last_round = sum(len(c["corners"]) for c in last["cards"] if c["cls"] in RANKS and not c["face_down"])
     assert in_last_round > 0 and from_rounds.held_out.sum() == in_last_round  # round 10 is held out, whole
     out = tmp_path / "ranks.pt"
-    assert main(["train-wilds", str(tmp_path), "--reader", "ranks", "--out", str(out), "--epochs", "1",
-                 "--jittered", "0"]) == 0
+    assert main(["train-wilds", str(tmp_path), "--reader", "ranks", "--out", str(out), "--epochs", "1", "--jittered", "0"]) == 0
     trained = load_wild_reader(out, "ranks")
     assert trained.classes == RANKS and net_width(trained.net) == 2  # as wide as the shipped rank reader
     assert net_width(load_wild_reader(None, "ranks").net) == 2

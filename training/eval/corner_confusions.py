@@ -28,8 +28,7 @@ def confusions(rounds: Path, cache: Path, conf: float) -> tuple[Counter, Counter
         cached = cache / f"{rounds.name}--{truth_file.stem}.json"
         if not cached.is_file():
             continue
-        preds = [(d["cls"], d["conf"], tuple(d["box"]))
-                 for d in json.loads(cached.read_text())["detections"] if d["conf"] >= conf]
+        preds = [(d["cls"], d["conf"], tuple(d["box"])) for d in json.loads(cached.read_text())["detections"] if d["conf"] >= conf]
         by_design: dict[str, list] = defaultdict(list)
         for card in json.loads(truth_file.read_text())["cards"]:
             by_design[card["deck"]] += [(card["cls"], tuple(box)) for box in card.get("corners") or []]

@@ -42,10 +42,7 @@ def run_detector(detector, photo_set: PhotoSet, progress: Progress = iter) -> Ti
 
 def eval_images(photo_set: PhotoSet, timed: Timed) -> list[ImageEval]:
     """Each photo's labels beside its detections."""
-    return [
-        ImageEval(truth=list(p.boxes), preds=[(d.cls, d.conf, d.box) for d in dets])
-        for p, dets in zip(photo_set.photos, timed.detections)
-    ]
+    return [ImageEval(truth=list(p.boxes), preds=[(d.cls, d.conf, d.box) for d in dets]) for p, dets in zip(photo_set.photos, timed.detections)]
 
 
 def detection_report(photo_set: PhotoSet, timed: Timed) -> DetectionReport:

@@ -59,16 +59,21 @@ def find_failures(images: Sequence[ImageEval], conf: float, iou: float = 0.5) ->
         boxes = np.array([b for _, _, b in preds], dtype=float).reshape(-1, 4)
         ious = iou_matrix(truth, boxes)
         # a detection matching a label of its class is no other label's index
-        taken = {j for i, (cls, _) in enumerate(im.truth) for j in range(len(preds))
-                 if ious[i, j] >= iou and preds[j][0] == cls}
+        taken = {j for i, (cls, _) in enumerate(im.truth) for j in range(len(preds)) if ious[i, j] >= iou and preds[j][0] == cls}
         boxed: set[int] = set()  # detections taken as a label's index, boxed unlike it
         for i, (cls, box) in enumerate(im.truth):
             hits = [j for j in range(len(preds)) if ious[i, j] >= iou]
             if any(preds[j][0] == cls for j in hits):
                 continue
-            alike = [j for j in range(len(preds)) if j not in taken and j not in boxed and preds[j][0] == cls
-                     and ious[i, j] >= iou / 2
-                     and max(share_inside(box, preds[j][2]), share_inside(preds[j][2], box)) >= INSIDE]
+            alike = [
+                j
+                for j in range(len(preds))
+                if j not in taken
+                and j not in boxed
+                and preds[j][0] == cls
+                and ious[i, j] >= iou / 2
+                and max(share_inside(box, preds[j][2]), share_inside(preds[j][2], box)) >= INSIDE
+            ]
             if alike:
                 boxed.add(max(alike, key=lambda j: ious[i, j]))
                 out.append(Failure(k, box, cls, BOXED))
@@ -82,7 +87,7 @@ def find_failures(images: Sequence[ImageEval], conf: float, iou: float = 0.5) ->
 
 
 def failure_kind(failure: Failure) -> str:
-    """"missed", "misread", "boxed" (found and named right, boxed unlike its label) or "extra"."""
+    """ "missed", "misread", "boxed" (found and named right, boxed unlike its label) or "extra"."""
     if not failure.truth:
         return "extra"
     return {MISSED: "missed", BOXED: "boxed"}.get(failure.found, "misread")
@@ -106,7 +111,7 @@ def crop_around(image: np.ndarray, box: Box, cell: int, pad: float = 0.8) -> np.
     cx, cy = (x1 + x2) / 2.0, (y1 + y2) / 2.0
     left, top = int(max(0, cx - side / 2)), int(max(0, cy - side / 2))
     right, bottom = int(min(w, cx + side / 2)), int(min(h, cy + side / 2))
-    patch = image[top:max(bottom, top + 1), left:max(right, left + 1)].copy()
+    patch = image[top : max(bottom, top + 1), left : max(right, left + 1)].copy()
     cv2.rectangle(patch, (int(x1 - left), int(y1 - top)), (int(x2 - left), int(y2 - top)), (0, 0, 255), 1)
     scale = cell / max(patch.shape[:2])
     patch = cv2.resize(patch, (max(1, round(patch.shape[1] * scale)), max(1, round(patch.shape[0] * scale))))
@@ -115,9 +120,7 @@ def crop_around(image: np.ndarray, box: Box, cell: int, pad: float = 0.8) -> np.
     return out
 
 
-def failure_sheet(
-    failures: Sequence[Failure], load: Callable[[int], np.ndarray], cell: int = 112, columns: int = 8
-) -> np.ndarray:
+def failure_sheet(failures: Sequence[Failure], load: Callable[[int], np.ndarray], cell: int = 112, columns: int = 8) -> np.ndarray:
     """A contact sheet: one labelled crop per failure, `columns` to a row."""
     import cv2  # noqa: PLC0415
 
@@ -131,6 +134,6 @@ def failure_sheet(
             cache[f.image] = load(f.image)
         r, c = divmod(n, columns)
         y, x = r * (cell + label_h), c * cell
-        sheet[y:y + cell, x:x + cell] = crop_around(cache[f.image], f.box, cell)
+        sheet[y : y + cell, x : x + cell] = crop_around(cache[f.image], f.box, cell)
         cv2.putText(sheet, f.label, (x + 3, y + cell + 13), cv2.FONT_HERSHEY_SIMPLEX, 0.42, (0, 0, 0), 1, cv2.LINE_AA)
     return sheet

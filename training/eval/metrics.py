@@ -120,8 +120,7 @@ def evaluate_detections(images: list[ImageEval], classes: list[str] | None = Non
                 n_pred = len(flags)
         if n_truth == 0:
             continue
-        per_class[cls] = {"recall": tp50 / n_truth, "ap50": ap_t[0], "truth": n_truth,
-                          "precision": tp50 / n_pred if n_pred else 0.0}
+        per_class[cls] = {"recall": tp50 / n_truth, "ap50": ap_t[0], "truth": n_truth, "precision": tp50 / n_pred if n_pred else 0.0}
         aps50.append(ap_t[0])
         aps.append(float(np.mean(ap_t)))
         total_tp += tp50
@@ -178,8 +177,11 @@ def evaluate_counts(pairs: list[tuple[Counter, Counter]], names: list[str] | Non
     n_found = sum(sum(found.values()) for _, found in pairs)
     n_truth = sum(sum(truth.values()) for truth, _ in pairs)
     names = names or [str(i) for i in range(len(pairs))]
-    wrong = [{"photo": name, "extra": _spelled(found - truth), "missed": _spelled(truth - found)}
-             for name, (truth, found) in zip(names, pairs) if truth != found]
+    wrong = [
+        {"photo": name, "extra": _spelled(found - truth), "missed": _spelled(truth - found)}
+        for name, (truth, found) in zip(names, pairs)
+        if truth != found
+    ]
     return CountReport(
         images=len(pairs),
         exact_photo_rate=exact / len(pairs) if pairs else 0.0,

@@ -60,8 +60,7 @@ class RoundsReport:
             "exact_total_rate": round(self.exact_rate, 4),
             "mean_abs_error": round(self.mean_abs_error, 1),
             "failure_causes": dict(self.causes()),
-            "blurred_sides": {"wrong": sum(s.blurred and not s.right for s in self.sides),
-                              "right": sum(s.blurred and s.right for s in self.sides)},
+            "blurred_sides": {"wrong": sum(s.blurred and not s.right for s in self.sides), "right": sum(s.blurred and s.right for s in self.sides)},
             "failures": [s.__dict__ for s in self.sides if not s.right],
         }
 
@@ -164,27 +163,45 @@ def _as_json(dets: list[Detection]) -> list[dict]:
     return [{"cls": d.cls, "conf": d.conf, "box": list(d.box)} for d in dets]
 
 
-def check_round(spec: RoundSpec, detect_factory: Callable, progress: Callable | None = None,
-                wilds: bool = True, jokers: bool = True) -> list[SideCheck]:
+def check_round(
+    spec: RoundSpec, detect_factory: Callable, progress: Callable | None = None, wilds: bool = True, jokers: bool = True
+) -> list[SideCheck]:
     """Score one round from its true cards and from its photos (`wilds`: boxes named again by the
     second-look readers: ranks, Remastered and Bare Foot wilds; `jokers`: joker boxes grouped by the joker grouper); compare per side."""
     truth = score_round(spec.rules, spec.round, spec.side_rounds())
-    inputs = [SideInput(name=s.name, went_out=s.went_out, perfect_deal=s.perfect_deal,
-                        table_photos=list(s.table_photos), leftover_photos=list(s.leftover_photos),
-                        partners=s.partners) for s in spec.sides]
+    inputs = [
+        SideInput(
+            name=s.name,
+            went_out=s.went_out,
+            perfect_deal=s.perfect_deal,
+            table_photos=list(s.table_photos),
+            leftover_photos=list(s.leftover_photos),
+            partners=s.partners,
+        )
+        for s in spec.sides
+    ]
     photos = read_side_photos(inputs, detect_factory, progress, spec.rules.family, wilds, jokers)
     found = score_photo_round(spec.rules, spec.rules_name, spec.round, inputs, photos)
     checks = []
     for spec_side, t, f in zip(spec.sides, truth.sides, found.result.sides):
-        cause = "" if t.total == f.total else first_cause(
-            spec_side.table, spec_side.leftover, found.tables.get(f.name, ()), found.leftovers.get(f.name, ()))
+        cause = (
+            ""
+            if t.total == f.total
+            else first_cause(spec_side.table, spec_side.leftover, found.tables.get(f.name, ()), found.leftovers.get(f.name, ()))
+        )
         blurred = any(is_blurred(p.blur) for p in photos if p.side == f.name)
         checks.append(SideCheck(spec.path.name, f.name, t.total, f.total, cause, blurred))
     return checks
 
 
-def evaluate_rounds(files: Iterable[Path], detect_factory: Callable, oracle: bool = False,
-                    cache: DetectionCache | None = None, wilds: bool = True, jokers: bool = True) -> RoundsReport:
+def evaluate_rounds(
+    files: Iterable[Path],
+    detect_factory: Callable,
+    oracle: bool = False,
+    cache: DetectionCache | None = None,
+    wilds: bool = True,
+    jokers: bool = True,
+) -> RoundsReport:
     """Check every round file; the detector is built once by `detect_factory`.
 
     With `oracle`, each photo's true labels replace the detector (and are
@@ -209,6 +226,5 @@ def evaluate_rounds(files: Iterable[Path], detect_factory: Callable, oracle: boo
 
     report = RoundsReport()
     for path in files:
-        report.sides.extend(check_round(load_round(path), shared, watcher.seen if watcher else None,
-                                        wilds and not oracle, jokers and not oracle))
+        report.sides.extend(check_round(load_round(path), shared, watcher.seen if watcher else None, wilds and not oracle, jokers and not oracle))
     return report

@@ -13,8 +13,21 @@ from scoring.detection_classes import map_dataset_name
 from vision.errors import VisionError
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
-VOC_RANKS = {"ace": "A", "two": "2", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
-             "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K", "joker": "JOKER"}
+VOC_RANKS = {
+    "ace": "A",
+    "two": "2",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "jack": "J",
+    "queen": "Q",
+    "king": "K",
+    "joker": "JOKER",
+}
 
 Box = tuple[float, float, float, float]
 
