@@ -101,6 +101,11 @@ class InferenceConfig:
         """The confidence a box the detector returns has at least."""
         return self.fused_conf if self.fused else self.conf
 
+    def every_way(self) -> InferenceConfig:
+        """This config reading every photo all its ways, however sure its first reading: a ranking over many photos
+        (mAP) needs every box's confidence on one scale, a mean over the same readings."""
+        return replace(self, recheck_band=(0.0, math.inf))
+
     def keeping(self, conf: float) -> InferenceConfig:
         """This config keeping boxes down to `conf`, however many readings it takes (none kept apart as unsure)."""
         return replace(self, conf=conf, fused_conf=conf, unsure_conf=None)

@@ -145,8 +145,8 @@ def evaluate(
         if limit:
             photo_set.photos = photo_set.photos[:limit]
         if data is not None and conf is None:
-            # mAP needs the low-confidence tail of the ranking as well.
-            config = config.keeping(0.01)
+            # mAP needs the low-confidence tail of the ranking as well, every photo read the same ways.
+            config = config.keeping(0.01).every_way()
         detector = load_detector(model, config)
         if voc is not None and readers:
             detector = _NamedAgain(detector)

@@ -362,6 +362,8 @@ def test_a_photo_is_read_the_other_ways_only_where_its_first_reading_is_unsure_o
     sure = _CentreModel("7", 0.9)
     assert [(d.cls, round(d.conf, 3)) for d in Detector(sure, product).detect(photo)] == [("7", 0.9)]
     assert sure.passes == 1  # every box sure: one reading stands
+    every = _CentreModel("7", 0.9)
+    assert [d.cls for d in Detector(every, product.every_way()).detect(photo)] == ["7"] and every.passes == 4  # as mAP reads
     unsure = _CentreModel("7", 0.45)  # within recheck_band: read turned half and a quarter round, and at 0.75 too
     assert [d.cls for d in Detector(unsure, product).detect(photo)] == ["7"] and unsure.passes == 4
     lone = _CentreModel("JOKER", 0.2)  # read once it would be unsure (under fused_conf): the readings decide
