@@ -89,7 +89,8 @@ class InferenceConfig:
 
     @property
     def fused(self) -> bool:
-        """Whether a photo is read more than once (`turns` or `scales`) and the readings fused."""
+        """Whether a photo may be read more than once (`turns`, `scales`: where its first reading is unsure) and
+        the readings fused."""
         return bool(self.turns or self.scales)
 
     def once(self) -> InferenceConfig:
