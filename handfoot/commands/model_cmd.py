@@ -90,8 +90,8 @@ def train(
 
 
 _TURNED_HELP = (
-    "Read each photo turned half round and a quarter round, and at three quarters of its scale, as well and "
-    "keep the boxes the readings carry, as `handfoot score` does; --no-turned reads it once, as it is."
+    "Read each photo again turned half round and a quarter round, and at three quarters of its scale, where its first "
+    "reading is unsure, and keep the boxes the readings carry, as `handfoot score` does; --no-turned reads it once, as it is."
 )
 
 

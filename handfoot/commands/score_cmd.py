@@ -59,9 +59,9 @@ def vision_errors() -> Iterator[None]:
 
 
 QUICK_HELP = (
-    "Read each photo once, as it is, not turned half and a quarter round nor at three quarters of its scale as "
-    'well: about a third of the time, and fewer totals come out exact (models/README.md, "Three readings" '
-    'and "A fourth reading").'
+    "Read each photo once, as it is, never again turned half and a quarter round nor at three quarters of its "
+    "scale where its first reading is unsure: faster on photos with unsure boxes (most tables), and fewer totals "
+    'come out exact (models/README.md, "Figures").'
 )
 
 
