@@ -9,9 +9,6 @@ from scoring.detection_classes import CLASS_NAMES
 from vision.detection import Detection, box_iou
 from vision.detector import Detector, InferenceConfig, fuse_readings, nms_merge, tile_origins, turned, turned_back, zoom_for
 
-# Every photo read the other ways too (`turns`, `scales`), however sure its first reading is.
-EVERY_PHOTO = (0.0, float("inf"))
-
 
 def test_tiles_cover_the_whole_length_with_overlap():
     origins = tile_origins(1500, 640, 128)
@@ -212,7 +209,7 @@ def test_a_photo_of_large_indices_is_read_again_shrunk_and_that_reading_counts()
 
 def test_a_photo_is_read_at_another_share_of_its_reading_scale_too_and_that_reading_counts():
     box = (300, 200, 330, 250)  # 50 px tall: near the aimed height, so the first reading is at 1
-    config = InferenceConfig(coarse_scale=None, ink_threes=False, turns=(), scales=(1.5,), recheck_band=EVERY_PHOTO)
+    config = InferenceConfig(coarse_scale=None, ink_threes=False, turns=(), scales=(1.5,)).every_way()
     model = _SharpEyedModel(box, sharp=(70.0, float("inf")))  # reads it right only enlarged (75 px)
     found = Detector(model, config).detect(np.zeros((400, 600, 3), np.uint8))
     assert model.sizes == [600, 900]  # as it is, then at 1.5 times that scale
@@ -226,7 +223,7 @@ def test_a_photo_is_read_at_another_share_of_its_reading_scale_too_and_that_read
 def test_the_other_scale_is_a_share_of_the_enlarged_reading():
     box = (300, 200, 315, 220)  # 20 px tall: read again twice as large
     model = _SharpEyedModel(box)
-    Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False, turns=(), scales=(0.75,), recheck_band=EVERY_PHOTO)).detect(
+    Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False, turns=(), scales=(0.75,)).every_way()).detect(
         np.zeros((400, 600, 3), np.uint8)
     )
     assert model.sizes == [600, 1200, 900]
@@ -297,17 +294,17 @@ def test_a_photo_is_read_turned_half_round_too_and_its_boxes_come_back_in_place(
     photo[100:150, 400:430, 0] = 255  # an index 50 px tall (read once: no enlarging)
     photo[110:112, 432:434, 1] = 255  # its dot, near the top: a 9 as it is, a 6 turned
     model = _InkModel()
-    found = Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False, turns=(180,), scales=(), recheck_band=EVERY_PHOTO)).detect(photo)
+    found = Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False, turns=(180,), scales=()).every_way()).detect(photo)
     assert model.sizes == [600, 600]  # as it is, then turned
     assert sorted(d.cls for d in found) == ["6", "9"]  # each from one reading: 0.45
     assert all(d.box == pytest.approx((400, 100, 430, 150)) for d in found)  # the turned one mapped back
     photo[110:112, 432:434, 1] = 0
     photo[124:126, 432:434, 1] = 255  # the dot at the middle: both readings say 6
     model = _InkModel()
-    found = Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False, turns=(180,), scales=(), recheck_band=EVERY_PHOTO)).detect(photo)
+    found = Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False, turns=(180,), scales=()).every_way()).detect(photo)
     assert [(d.cls, round(d.conf, 3)) for d in found] == [("6", 0.9)]
     model = _InkModel()  # read the other ways: by default a quarter turn too, and at three quarters of its scale
-    found = Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False, recheck_band=EVERY_PHOTO)).detect(photo)
+    found = Detector(model, InferenceConfig(coarse_scale=None, ink_threes=False).every_way()).detect(photo)
     assert model.sizes == [600, 600, 400, 450]
     assert found and all(d.box == pytest.approx((400, 100, 430, 150)) for d in found)
 
