@@ -123,12 +123,26 @@ def evaluate(
     cache: Path = typer.Option(
         None, "--cache", help="With --cards: keep (and reuse) each photo's detections in this folder, as `eval-rounds --cache` does."
     ),
+    oracle: bool = typer.Option(
+        False, "--oracle", help="With --cards: the labelled corner boxes stand in for the detector (measures the naming and joining alone)."
+    ),
+    pairs: bool = typer.Option(
+        False,
+        "--pairs",
+        help="With --data: judge the whole-card reader on every two labelled corners that could be one card (one rank+suit name: one card; one deck a photo).",
+    ),
+    whole_cards: Path = typer.Option(None, "--whole-cards", help="With --pairs: the whole-card reader's weights (default: models/whole-cards.pt)."),
 ) -> None:
     """Measure the detector on labelled photos, predicting exactly as `handfoot score` does."""
     if (data is None) == (voc is None):
         raise UserError("give exactly one of --data PATH/data.yaml or --voc DIR")
+    if pairs:
+        _evaluate_pairs(data, split, whole_cards, limit, as_json)
+        return
+    if oracle and not cards:
+        raise UserError("--oracle needs --cards")
     if cards:
-        _evaluate_cards(data or voc, data is not None, split, model, conf, limit, cache, turned, as_json)
+        _evaluate_cards(data or voc, data is not None, split, model, conf, limit, cache, turned, as_json, oracle)
         return
     if cache is not None:
         raise UserError("--cache needs --cards")
@@ -171,10 +185,20 @@ def evaluate(
 
 
 def _evaluate_cards(
-    source: Path, yolo: bool, split: str | None, model: Path | None, conf: float | None, limit: int, cache: Path | None, turned: bool, as_json: bool
+    source: Path,
+    yolo: bool,
+    split: str | None,
+    model: Path | None,
+    conf: float | None,
+    limit: int,
+    cache: Path | None,
+    turned: bool,
+    as_json: bool,
+    oracle: bool = False,
 ) -> None:
-    """`eval --cards`: exact cards per photo, read as leftover photos (`training.eval.card_counts`)."""
-    from training.eval.card_counts import evaluate_cards  # noqa: PLC0415
+    """`eval --cards`: exact cards per photo, read as leftover photos (`training.eval.card_counts`); with
+    `oracle`, from the labelled boxes."""
+    from training.eval.card_counts import LabelledBoxes, evaluate_cards  # noqa: PLC0415
     from training.eval.sets import load_voc_set, load_yolo_set  # noqa: PLC0415
 
     try:
@@ -182,7 +206,7 @@ def _evaluate_cards(
     except VisionError as exc:
         raise UserError(str(exc)) from exc
     photos = photo_set.photos[:limit] if limit else photo_set.photos
-    factory, store = _detector(model, conf, cache, turned)
+    factory, store = (None, LabelledBoxes(photos)) if oracle else _detector(model, conf, cache, turned)
     try:
         report = evaluate_cards(_progress(f"reading {photo_set.name}")(photos), store.detect if store else factory(), store.seen if store else None)
     except VisionError as exc:
@@ -199,6 +223,30 @@ def _evaluate_cards(
     for w in out["wrong"]:
         parts = [f"extra {' '.join(w['extra'])}" if w["extra"] else "", f"missed {' '.join(w['missed'])}" if w["missed"] else ""]
         typer.echo(f"  {w['photo']}: {', '.join(p for p in parts if p)}")
+
+
+def _evaluate_pairs(data: Path | None, split: str | None, weights: Path | None, limit: int, as_json: bool) -> None:
+    """`eval --pairs`: the whole-card reader on a YOLO set's labelled pairs (`training.eval.pairs`)."""
+    from training.eval.pairs import evaluate_pairs  # noqa: PLC0415
+    from training.eval.sets import load_yolo_set  # noqa: PLC0415
+    from vision.whole_cards import load_whole_card_reader  # noqa: PLC0415
+
+    if data is None:
+        raise UserError("--pairs needs --data PATH/data.yaml (a YOLO set labels each corner with its card)")
+    try:
+        photo_set = load_yolo_set(data, split)
+        reader = load_whole_card_reader(weights)
+        photos = photo_set.photos[:limit] if limit else photo_set.photos
+        out = evaluate_pairs(_progress(f"reading {photo_set.name}")(photos), reader).to_dict()
+    except VisionError as exc:
+        raise UserError(str(exc)) from exc
+    if as_json:
+        typer.echo(json.dumps(out, indent=2))
+        return
+    typer.echo(
+        f"{photo_set.name}: {out['pairs']} pairs ({out['one']} of one card): one card read ONE {out['one_read_one']:.1%}, "
+        f"two cards read APART {out['apart_read_apart']:.1%} (at odds {out['odds']}); ROC area {out['auc']:.4f}"
+    )
 
 
 class _NamedAgain:

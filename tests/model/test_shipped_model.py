@@ -276,3 +276,34 @@ def test_eval_cards_counts_each_example_hand_card_once(detector, tmp_path: Path,
 def test_eval_cache_needs_cards(tmp_path: Path, capsys) -> None:
     status, _, err = run(capsys, "eval", "--data", tmp_path / "data.yaml", "--cache", tmp_path / "c")
     assert status == 2 and "--cache needs --cards" in err
+
+
+def test_eval_cards_oracle_joins_the_labelled_corners_of_each_example_hand(tmp_path: Path, capsys) -> None:
+    # the labelled corners stand in for the detector: each hand's cards, by its JSON, come out once each
+    status, out, _ = run(capsys, "eval", "--data", _rank_suit_set(tmp_path), "--cards", "--oracle", "--json")
+    assert status == 0
+    report = json.loads(out)
+    assert (report["images"], report["exact_photo_rate"], report["extra"], report["missed"]) == (3, 1.0, 0, 0)
+
+
+def test_eval_pairs_reads_each_example_hand_card_as_one(tmp_path: Path, capsys) -> None:
+    data = _rank_suit_set(tmp_path)
+    # pairs of one card: every card showing two corners (their JSON); the whole-card reader should read them ONE
+    two_cornered = sum(1 for photo in PHOTOS.glob("*-hand.jpg") for c in truth(photo)["cards"] if not c["face_down"] and len(c["corners"]) == 2)
+    status, out, _ = run(capsys, "eval", "--data", data, "--pairs", "--json")
+    assert status == 0
+    report = json.loads(out)
+    assert report["one"] == two_cornered > 0
+    assert report["pairs"] >= report["one"]
+    # floors a little under the shipped reader's measure (all ONE; 10 of 13 pairs of two fanned cards APART)
+    assert report["one_read_one"] >= 0.9 and report["apart_read_apart"] >= 0.7
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [(["--oracle"], "--oracle needs --cards"), (["--pairs", "--voc", "."], "--pairs needs --data")],
+)
+def test_eval_oracle_and_pairs_refuse_what_they_cannot_measure(tmp_path: Path, capsys, args, message) -> None:
+    data = [] if "--voc" in args else ["--data", str(tmp_path / "data.yaml")]
+    status, _, err = run(capsys, "eval", *data, *args)
+    assert status == 2 and message in err

@@ -37,6 +37,7 @@ class LabelledPhoto:
     path: Path
     boxes: list[tuple[str, Box]]  # our class name, xyxy in pixels
     cards: Counter = field(default_factory=Counter)  # the physical cards in it, by our class (BACK left out)
+    card_ids: list[int] = field(default_factory=list)  # YOLO sets: each box's card (one deck a photo: its label's name)
 
 
 @dataclass
@@ -82,7 +83,7 @@ def load_yolo_set(data_yaml: Path, split: str | None = None) -> PhotoSet:
         rows = label_file.read_text().split("\n") if label_file.is_file() else []
         shape = cv2.imread(str(img), cv2.IMREAD_UNCHANGED).shape
         h, w = shape[:2]
-        boxes = []
+        boxes, card_ids = [], []
         names_in = set()  # one deck a photo: each rank+suit name labelled is one card, whatever its corners
         for row in rows:
             parts = row.split()
@@ -95,8 +96,9 @@ def load_yolo_set(data_yaml: Path, split: str | None = None) -> PhotoSet:
                 continue
             names_in.add(k)
             boxes.append((mapped[k], ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)))
+            card_ids.append(k)
         cards = Counter(mapped[k] for k in names_in if mapped[k] != "BACK")
-        photos.append(LabelledPhoto(img, boxes, cards))
+        photos.append(LabelledPhoto(img, boxes, cards, card_ids))
     return PhotoSet(data_yaml.parent.name, photos, unknown)
 
 
