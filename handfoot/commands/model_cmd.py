@@ -139,8 +139,8 @@ def evaluate(
     if pairs:
         _evaluate_pairs(data, split, whole_cards, limit, as_json)
         return
-    if oracle and not cards:
-        raise UserError("--oracle needs --cards")
+    if oracle and (not cards or data is None or cache is not None):
+        raise UserError("--oracle needs --cards and --data (a YOLO set's corner labels), and reads no --cache")
     if cards:
         _evaluate_cards(data or voc, data is not None, split, model, conf, limit, cache, turned, as_json, oracle)
         return
@@ -240,6 +240,8 @@ def _evaluate_pairs(data: Path | None, split: str | None, weights: Path | None, 
         out = evaluate_pairs(_progress(f"reading {photo_set.name}")(photos), reader).to_dict()
     except VisionError as exc:
         raise UserError(str(exc)) from exc
+    if not out["pairs"]:
+        raise UserError(f"{data}: no two labelled corners that could be one card's (a YOLO set of corner labels, one deck a photo)")
     if as_json:
         typer.echo(json.dumps(out, indent=2))
         return

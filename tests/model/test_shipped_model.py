@@ -301,9 +301,25 @@ def test_eval_pairs_reads_each_example_hand_card_as_one(tmp_path: Path, capsys) 
 
 @pytest.mark.parametrize(
     ("args", "message"),
-    [(["--oracle"], "--oracle needs --cards"), (["--pairs", "--voc", "."], "--pairs needs --data")],
+    [
+        (["--oracle"], "--oracle needs --cards and --data"),
+        (["--oracle", "--cards", "--voc", "."], "--oracle needs --cards and --data"),
+        (["--oracle", "--cards", "--cache", "c"], "--oracle needs --cards and --data"),
+        (["--pairs", "--voc", "."], "--pairs needs --data"),
+    ],
 )
 def test_eval_oracle_and_pairs_refuse_what_they_cannot_measure(tmp_path: Path, capsys, args, message) -> None:
     data = [] if "--voc" in args else ["--data", str(tmp_path / "data.yaml")]
     status, _, err = run(capsys, "eval", *data, *args)
     assert status == 2 and message in err
+
+
+def test_eval_pairs_on_a_set_with_no_pair_is_a_clear_error(tmp_path: Path, capsys) -> None:
+    (tmp_path / "test" / "images").mkdir(parents=True)
+    (tmp_path / "test" / "labels").mkdir(parents=True)
+    photo = sorted(PHOTOS.glob("*-hand.jpg"))[0]
+    (tmp_path / "test" / "images" / photo.name).write_bytes(photo.read_bytes())
+    (tmp_path / "test" / "labels" / f"{photo.stem}.txt").write_text("0 0.5 0.5 0.05 0.08\n")  # one corner: no pair
+    (tmp_path / "data.yaml").write_text("test: test/images\nnames: ['AH']\n")
+    status, _, err = run(capsys, "eval", "--data", tmp_path / "data.yaml", "--pairs")
+    assert status == 2 and "no two labelled corners" in err
