@@ -197,10 +197,18 @@ def test_a_photo_of_large_indices_is_read_again_shrunk_and_that_reading_counts()
     model = _SharpEyedPairModel(box, (400, 100, 460, 260), sharp=(36.0, 64.0))
     assert [d.cls for d in Detector(model, ONE_READING).detect(np.zeros((400, 600, 3), np.uint8))] == ["9", "9"]
     assert model.sizes == [300, 180, 90]
-    # a 70 px index is large too (over 64 px), but under the 80 px the half-size pass is trusted from
+    # one 70 px index (over the 64 px shrink line): one box may be a card's face, so the full-size pass tells
     model = _SharpEyedModel((200, 100, 235, 170), sharp=(36.0, 64.0))
     assert [d.cls for d in Detector(model, ONE_READING).detect(np.zeros((400, 600, 3), np.uint8))] == ["9"]
     assert model.sizes == [300, 600, 411, 206]  # half size, full size, then shrunk to 48/70 (and its half-size pass)
+    # two of them: the half-size pass alone says shrink, though each is under the 80 px its boxes are merged from
+    model = _SharpEyedPairModel((200, 100, 235, 170), (400, 100, 435, 170), sharp=(36.0, 64.0))
+    assert [d.cls for d in Detector(model, ONE_READING).detect(np.zeros((400, 600, 3), np.uint8))] == ["9", "9"]
+    assert model.sizes == [300, 411, 206]
+    # two 60 px ones (under the shrink line) are read at full size, and stay there
+    model = _SharpEyedPairModel((200, 100, 230, 160), (400, 100, 430, 160), sharp=(36.0, 64.0))
+    Detector(model, ONE_READING).detect(np.zeros((400, 600, 3), np.uint8))
+    assert model.sizes == [300, 600]
     # with shrinking turned off the large index stays misread
     model = _SharpEyedModel(box, sharp=(36.0, 64.0))
     found = Detector(model, replace(ONE_READING, shrink_above=None)).detect(np.zeros((400, 600, 3), np.uint8))
@@ -366,3 +374,18 @@ def test_a_photo_is_read_the_other_ways_only_where_its_first_reading_is_unsure_o
     lone = _CentreModel("JOKER", 0.2)  # read once it would be unsure (under fused_conf): the readings decide
     reading = Detector(lone, product).read(photo)
     assert lone.passes == 4 and reading.sure == [] and [d.cls for d in reading.unsure] == ["JOKER"]
+
+
+def test_a_photo_larger_than_any_reading_is_shrunk_once_and_its_boxes_come_back_in_its_pixels():
+    box = (300, 200, 315, 220)  # 20 px tall at 600 px wide: read again enlarged twice (the most)
+    config = replace(ONE_READING, max_side=150)  # 150 px working, at most 300 px enlarged: half the photo
+    detector = Detector(_SharpEyedModel(box, sharp=(0.0, float("inf"))), config)
+    photo = np.zeros((400, 600, 3), np.uint8)
+    source, scale = detector.source_of(photo)
+    assert source.shape[:2] == (200, 300) and scale == pytest.approx(0.5)
+    found = detector.detect(photo)
+    assert detector.model.sizes == [75, 150, 300]  # as before: half size, working size, enlarged twice
+    assert [d.cls for d in found] == ["9"] and found[0].box == pytest.approx(box)  # in the photo's own pixels
+    small = np.zeros((100, 150, 3), np.uint8)  # no larger than the working size: read as it is, not copied
+    assert detector.source_of(small)[0] is small
+    assert Detector(_SharpEyedModel(box), replace(config, index_target=None)).source_of(photo)[0].shape[:2] == (100, 150)
