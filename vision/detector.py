@@ -228,11 +228,10 @@ def zoom_for_sizes(sizes: list[float], config: InferenceConfig) -> float:
 
 def close_up_zoom(coarse: list[Detection], config: InferenceConfig) -> float:
     """`zoom_for` from the half-size pass alone (`coarse`, in working px), where it says the photo is a close-up:
-    two or more boxes, every one over the line above which a photo is read shrunk (`shrink_above` of
-    `index_target`), so the full-size pass could only lead to the same shrinking. Else 1.0: the full-size pass is
-    needed to tell (one large box may be a card's face, with small indices beside it)."""
+    two or more boxes, every one at least `coarse_min_height` (the size from which that pass is trusted). Else
+    1.0: the full-size pass is needed to tell (one large box may be a card's face, with small indices beside it)."""
     sizes = [d.size for d in coarse if d.conf >= max(config.conf, 0.3)]
-    if not config.shrink_above or not config.index_target or len(sizes) < 2 or min(sizes) <= config.index_target * config.shrink_above:
+    if not config.shrink_above or len(sizes) < 2 or min(sizes) < config.coarse_min_height:
         return 1.0
     return zoom_for_sizes(sizes, config)
 
