@@ -287,11 +287,12 @@ class Detector:
 
     def source_of(self, image: np.ndarray) -> tuple[np.ndarray, float]:
         """What every reading of `image` is scaled from, and its scale: the photo shrunk once to the largest size
-        any reading works at (`max_side`, enlarged at most `max_zoom`), where it is larger than that. A 12 MP
-        photo is then turned and resized at 5 MP, not at 12, four times over; a smaller photo is read as it is."""
+        any reading works at (`max_side`, enlarged at most `max_zoom`, times the largest of `scales`), where it is
+        larger than that. A 12 MP photo is then turned and resized at 5 MP, not at 12, four times over; a smaller
+        photo is read as it is."""
         cfg = self.config
         height, width = image.shape[:2]
-        largest = _max_side_scale(width, height, cfg) * (cfg.max_zoom if cfg.index_target else 1.0)
+        largest = _max_side_scale(width, height, cfg) * (cfg.max_zoom if cfg.index_target else 1.0) * max((1.0, *cfg.scales))
         return (_resized(image, largest), largest) if largest < 1.0 else (image, 1.0)
 
     def unsure_of(self, dets: list[Detection]) -> bool:

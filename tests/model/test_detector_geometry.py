@@ -381,3 +381,4 @@ def test_a_photo_larger_than_any_reading_is_shrunk_once_and_its_boxes_come_back_
     small = np.zeros((100, 150, 3), np.uint8)  # no larger than the working size: read as it is, not copied
     assert detector.source_of(small)[0] is small
     assert Detector(_SharpEyedModel(box), replace(config, index_target=None)).source_of(photo)[0].shape[:2] == (100, 150)
+    assert Detector(_SharpEyedModel(box), replace(config, scales=(1.5,))).source_of(photo)[0].shape[:2] == (300, 450)  # read at 1.5 too
