@@ -34,7 +34,6 @@ NAMES = [
     "cut-indices",
     "small-jokers",
     "joker-faces",
-    "joker-letters",
     "face-letters",
     "join",
     "second-look",

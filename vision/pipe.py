@@ -26,7 +26,7 @@ from vision.imageio import load_image
 from vision.ink import RED_AT, THREES, has_colour, laid_threes, recolour_foot_wilds, recolour_threes
 from vision.joker_faces import drop_joker_faces
 from vision.joker_groups import shipped_joker_grouper
-from vision.joker_words import drop_joker_letters, word_jokers
+from vision.joker_words import word_jokers
 from vision.layout import DeckLayout, LeftoverLayout, TableLayout, layout_leftover, layout_table
 from vision.sharpness import photo_blur
 from vision.small_jokers import drop_small_jokers
@@ -135,11 +135,6 @@ def _joker_faces(flow: Flow, s: Settings) -> None:
     flow.detections = drop_joker_faces(flow.detections)
 
 
-def _joker_letters(flow: Flow, s: Settings) -> None:
-    """Unsure rank boxes within a joker box dropped (`vision/joker_words.py`: a letter of its word)."""
-    flow.detections = drop_joker_letters(flow.detections)
-
-
 def _face_letters(flow: Flow, s: Settings) -> None:
     """Unsure rank boxes far larger than the indices dropped (`vision/face_letters.py`: a court card's letter)."""
     flow.detections = drop_face_letters(flow.detections)
@@ -190,7 +185,6 @@ STAGES: tuple[Stage, ...] = (
     Stage("cut-indices", _cut_indices),
     Stage("small-jokers", _small_jokers),
     Stage("joker-faces", _joker_faces),
-    Stage("joker-letters", _joker_letters),
     Stage("face-letters", _face_letters),
     Stage("join", _join),
     Stage("second-look", _second_look),
