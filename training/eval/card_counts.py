@@ -14,24 +14,22 @@ from collections.abc import Callable, Iterable
 
 from handfoot.photo_round import read_photo
 from training.eval.metrics import CountReport, evaluate_counts
+from training.eval.rounds import LabelOracle
 from training.eval.sets import LabelledPhoto
 from vision.detection import BACK, Detection
 from vision.pipe import LEFTOVER
 
 
-class LabelledBoxes:
+class LabelledBoxes(LabelOracle):
     """Stands in for the detector with each photo's labelled corner boxes (told the photo by `seen`), so the
     cards counted measure what follows detection alone: the naming, the joining, the joker grouping."""
 
     def __init__(self, photos: Iterable[LabelledPhoto]) -> None:
-        self.boxes = {p.path: p.boxes for p in photos}
-        self.path = None
-
-    def seen(self, path) -> None:
-        self.path = path
+        super().__init__()
+        self.photos = {p.path: p for p in photos}
 
     def detect(self, image) -> list[Detection]:
-        return [Detection(cls, 1.0, tuple(box)) for cls, box in self.boxes[self.path]]
+        return self.photos[self.path].detections()
 
 
 def evaluate_cards(photos: Iterable[LabelledPhoto], detect: Callable, seen: Callable | None = None) -> CountReport:

@@ -37,7 +37,7 @@ class PairReport:
 
 def labelled_pairs(photo: LabelledPhoto) -> list[tuple[Detection, Detection, bool]]:
     """(box, box, one card?) for every two labelled corner boxes of a photo that could be one card's."""
-    boxes = [(k, Detection(cls, 1.0, tuple(box))) for (cls, box), k in zip(photo.boxes, photo.card_ids) if cls not in (JOKER, BACK)]
+    boxes = [(k, d) for d, k in zip(photo.detections(), photo.card_ids) if d.cls not in (JOKER, BACK)]
     return [(a, b, ka == kb) for n, (ka, a) in enumerate(boxes) for kb, b in boxes[n + 1 :] if could_be_one_card(a, b)]
 
 

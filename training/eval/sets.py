@@ -10,6 +10,7 @@ from pathlib import Path
 import yaml
 
 from scoring.detection_classes import map_dataset_name
+from vision.detection import Detection
 from vision.errors import VisionError
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
@@ -38,6 +39,10 @@ class LabelledPhoto:
     boxes: list[tuple[str, Box]]  # our class name, xyxy in pixels
     cards: Counter = field(default_factory=Counter)  # the physical cards in it, by our class (BACK left out)
     card_ids: list[int] = field(default_factory=list)  # YOLO sets: each box's card (one deck a photo: its label's name)
+
+    def detections(self) -> list[Detection]:
+        """The labelled boxes as sure detections: stand-ins for the detector's, in `boxes`' order."""
+        return [Detection(cls, 1.0, tuple(box)) for cls, box in self.boxes]
 
 
 @dataclass
