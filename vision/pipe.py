@@ -250,7 +250,8 @@ def name_wilds(
     (on the table a laid 3 is a red 3 all but always, and there the reader turned red 3s black on
     development rounds; in a hand a black 3 read as red costs its side hundreds of points); a 3 it made or
     recoloured then coloured by its ink where the ink is clear (in a photo of hands a 3 turns red by its ink only
-    there); and a (Remastered) wild by the wild reader
+    there), or where the photo's own index inks part clearly into black and red (`vision.ink.ink_split`, in a
+    photo of hands any 3); and a (Remastered) wild by the wild reader
     (models/wilds.pt). On a table photo holding a red 3, a black 3 whose ink is not plainly black is then
     red (`vision.ink.laid_threes`: black 3s are never melded).
     Bare Foot: a wild or clothing card by the Bare Foot reader (models/foot-wilds.pt: wild 20 or 50,

@@ -9,11 +9,15 @@ bundled example photos in test_shipped_model.py.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from handfoot.cli import main
+from training.eval.sets import load_yolo_set
+from vision.imageio import load_image
+from vision.ink import recolour_threes
 
 pytestmark = [pytest.mark.slow, pytest.mark.realphotos]
 
@@ -72,9 +76,9 @@ def test_edje_rank_card_counts_stay_above_their_floor(real_photos: Path, shipped
 
 # Exact photos through the product's own path (`eval --cards`: every photo read as a leftover photo, four
 # readings, its cards against the distinct rank+suit names labelled in it): floors a little under the figures
-# of models/README.md, "Cards and round totals": table-webcam 24 of 39 (0.615), and 89 of the first 100
+# of models/README.md, "Cards and round totals": table-webcam 26 of 39 (0.667), and 89 of the first 100
 # closeup-phone photos (0.89; all 438 take CI too long).
-CARDS_FLOORS = {"table-webcam": (0.55, 0), "closeup-phone": (0.85, 100)}
+CARDS_FLOORS = {"table-webcam": (0.64, 0), "closeup-phone": (0.85, 100)}
 
 
 @pytest.mark.parametrize("name", sorted(CARDS_FLOORS))
@@ -87,8 +91,8 @@ def test_real_photos_count_each_card_once_above_their_floor(real_photos: Path, s
 
 # The joining alone (`eval --cards --oracle`: the labelled corner boxes stand in for the detector, then the
 # product's naming, joining and joker grouping): floors a little under models/README.md's closeup-phone 424 of
-# 438 (0.968) and table-webcam 24 of 39 (0.615).
-ORACLE_FLOORS = {"closeup-phone": 0.95, "table-webcam": 0.55}
+# 438 (0.968) and table-webcam 25 of 39 (0.641).
+ORACLE_FLOORS = {"closeup-phone": 0.95, "table-webcam": 0.6}
 
 
 @pytest.mark.parametrize("name", sorted(ORACLE_FLOORS))
@@ -109,3 +113,20 @@ def test_whole_card_reader_on_real_pairs_stays_above_its_floor(real_photos: Path
     report = _eval(capsys, "--data", real_photos / name / "data.yaml", "--pairs")
     assert report["pairs"] > 500 and report["one"] > 200
     assert report["auc"] >= auc and report["one_read_one"] >= one and report["apart_read_apart"] >= apart, report
+
+
+def test_webcam_threes_take_their_labelled_colour_from_the_photos_own_inks(real_photos: Path) -> None:
+    """Every labelled 3 of table-webcam, handed over in the wrong colour: its ink names it back (a dim webcam's
+    red reads 0.09-0.26, under the fixed threshold, so most are put right by the photo's own split, `ink_split`).
+    Of the 34, 27 are named right on this code and none is lost (merged away or renamed to another class); the rest keep the colour given."""
+    flip = {"3R": "3B", "3B": "3R"}
+    right = lost = 0
+    for photo in load_yolo_set(real_photos / "table-webcam" / "data.yaml").photos:
+        truth = photo.detections()
+        if not any(d.cls in flip for d in truth):
+            continue
+        given = [replace(d, cls=flip.get(d.cls, d.cls)) for d in truth]
+        named = {d.box: d.cls for d in recolour_threes(load_image(photo.path), given)}
+        right += sum(named.get(d.box) == d.cls for d in truth if d.cls in flip)
+        lost += sum(named.get(d.box) not in (d.cls, flip[d.cls]) for d in truth if d.cls in flip)
+    assert right >= 25 and lost == 0, (right, lost)

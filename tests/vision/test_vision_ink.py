@@ -10,7 +10,7 @@ from ink_photos import LEFT, RIGHT, draw_three, two_cards, webcam
 from scoring.detection_classes import CLASS_NAMES
 from vision.detection import Detection
 from vision.detector import Detector, InferenceConfig
-from vision.ink import ink_class, ink_redness, laid_threes, recolour_threes
+from vision.ink import RED_AT, ink_class, ink_redness, ink_split, laid_threes, recolour_threes
 
 RED, BLACK = (30, 30, 200), (25, 25, 25)  # BGR inks
 
@@ -109,6 +109,45 @@ def test_a_dark_three_beside_a_plainly_red_one_is_black():
     both_dark = _photo(left_ink=warm_black, right_ink=warm_black)
     found = recolour_threes(both_dark, [Detection("3R", 0.6, LEFT), Detection("3R", 0.5, RIGHT)])
     assert [d.cls for d in found] == ["3R", "3R"]
+
+
+DULL_RED = (40, 55, 95)  # a washed-out webcam's red: redder than black, yet under RED_AT on its own
+
+
+def _row(inks: list[tuple], three_at: int) -> tuple[np.ndarray, list[Detection]]:
+    """Cards in a row on a green table, each index printed in its ink: a 3 at `three_at` (detected black), an 8
+    elsewhere (detected as 8s)."""
+    img = np.zeros((260, 90 * len(inks) + 40, 3), np.uint8)
+    img[:] = (60, 110, 40)
+    dets = []
+    for k, ink in enumerate(inks):
+        x1, y1 = 30 + 90 * k, 40
+        cv2.rectangle(img, (x1 - 8, y1 - 8), (x1 + 70, y1 + 190), (235, 240, 240), -1)
+        if k == three_at:
+            draw_three(img, x1, y1, ink)
+        else:
+            cv2.putText(img, "8", (x1 + 4, y1 + 38), cv2.FONT_HERSHEY_SIMPLEX, 1.4, ink, 4, cv2.LINE_AA)
+            cv2.circle(img, (x1 + 18, y1 + 56), 9, ink, -1, cv2.LINE_AA)
+        dets.append(Detection("3B" if k == three_at else "8", 0.6, (x1, y1, x1 + 40, y1 + 70)))
+    return img, dets
+
+
+def test_a_dull_red_three_is_red_where_the_photos_own_indices_show_its_red_and_black_inks():
+    img, dets = _row([BLACK, DULL_RED, BLACK, DULL_RED, BLACK, DULL_RED, BLACK], three_at=3)
+    assert ink_redness(_crop(img, dets[3].box)) < RED_AT  # the fixed threshold alone leaves it to the model
+    assert ink_split(img, dets) is not None
+    assert [d.cls for d in recolour_threes(img, dets)] == ["8", "8", "8", "3R", "8", "8", "8"]
+    # a black 3 in the same photo stays black
+    img, dets = _row([BLACK, DULL_RED, BLACK, BLACK, DULL_RED, DULL_RED, BLACK], three_at=3)
+    assert [d.cls for d in recolour_threes(img, dets)][3] == "3B"
+
+
+def test_too_few_indices_or_one_ink_do_not_split_and_the_model_keeps_its_word():
+    few, few_dets = _row([BLACK, DULL_RED, DULL_RED, BLACK], three_at=2)  # four indices: too few to trust
+    one_ink, one_dets = _row([DULL_RED] * 7, three_at=3)  # every index alike: nothing to tell red from
+    for img, dets in ((few, few_dets), (one_ink, one_dets)):
+        assert ink_split(img, dets) is None
+        assert recolour_threes(img, dets) == dets
 
 
 # A table's laid threes (`laid_threes`): black 3s are never melded, so a table photo's 3s read in both
