@@ -31,7 +31,6 @@ NAMES = [
     "fill-gaps",
     "name",
     "sharpness",
-    "cut-indices",
     "small-jokers",
     "joker-faces",
     "face-letters",

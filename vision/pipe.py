@@ -18,7 +18,6 @@ from pathlib import Path
 import numpy as np
 
 from vision.corners import HAND_PHOTO, join_corners
-from vision.cut_indices import restore_cut_indices
 from vision.detection import Card, Detection, Reading
 from vision.face_letters import drop_face_letters
 from vision.gaps import lines_filled
@@ -47,7 +46,7 @@ class Flow:
 
     role: str  # TABLE or LEFTOVER
     image: np.ndarray | None = None  # None: no stage looks at the pixels again
-    frame: tuple[int, int] | None = None  # (width, height); None: no index is cut by the photo's edge
+    frame: tuple[int, int] | None = None  # (width, height) of the photo; None: cards given, no photo
     detections: list[Detection] = field(default_factory=list)  # the boxes as they stand: detected, named, kept
     sure: list[Detection] = field(default_factory=list)  # the detector's sure boxes, as detected
     unsure: list[Detection] = field(default_factory=list)  # its boxes under its threshold, kept apart
@@ -119,12 +118,6 @@ def _sharpness(flow: Flow, s: Settings) -> None:
     flow.blur = photo_blur(flow.image, boxes)
 
 
-def _cut_indices(flow: Flow, s: Settings) -> None:
-    """Index boxes cut by the photo's edge given their neighbours' size past it (`vision/cut_indices.py`)."""
-    if flow.frame is not None:
-        flow.detections = restore_cut_indices(flow.detections, *flow.frame)
-
-
 def _small_jokers(flow: Flow, s: Settings) -> None:
     """Joker boxes far smaller than the photo's indices dropped (`vision/small_jokers.py`: a design's pips)."""
     flow.detections = drop_small_jokers(flow.detections)
@@ -182,7 +175,6 @@ STAGES: tuple[Stage, ...] = (
     Stage("fill-gaps", _fill_gaps),
     Stage("name", _name),
     Stage("sharpness", _sharpness),
-    Stage("cut-indices", _cut_indices),
     Stage("small-jokers", _small_jokers),
     Stage("joker-faces", _joker_faces),
     Stage("face-letters", _face_letters),
@@ -196,7 +188,7 @@ STAGES: tuple[Stage, ...] = (
 #: `watch` reads each frame up to here, then steadies its boxes over frames (`vision.stability`) ...
 FRAME_LAST = "sharpness"
 #: ... and joins a steady set from here on; `join_for` starts here too.
-JOIN_FIRST = "cut-indices"
+JOIN_FIRST = "small-jokers"
 #: A photo's reading ends here; `layout` follows once the cards as read are corrected.
 READ_LAST = "colour"
 
@@ -216,13 +208,10 @@ def read(path: Path, role: str, settings: Settings) -> Flow:
     return run(Flow.of(load_image(path), role), settings, stop=READ_LAST)
 
 
-def join_for(
-    role: str, detections: list[Detection], jokers: bool = True, frame: tuple[int, int] | None = None, image: np.ndarray | None = None
-) -> list[Card]:
+def join_for(role: str, detections: list[Detection], jokers: bool = True, image: np.ndarray | None = None) -> list[Card]:
     """Cards from one photo's corner boxes as named: the stages from JOIN_FIRST to the joker grouping. Given the
-    photo's `frame` (width, height), boxes cut by its edge are mended; given the photo (`image`), the whole-card
-    reader looks again; with `jokers`, the joker grouper groups joker boxes."""
-    flow = Flow(role, image, frame, list(detections))
+    photo (`image`), the whole-card reader looks again; with `jokers`, the joker grouper groups joker boxes."""
+    flow = Flow(role, image, None, list(detections))
     return run(flow, Settings(jokers=jokers), start=JOIN_FIRST, stop="group-jokers").cards
 
 

@@ -1,8 +1,8 @@
 """Held-out photos' cached boxes kept beside the tests (`*_photo.json`), and the cards the photo path joins from them.
 
 Each file holds one photo's sure boxes (`detections`) as the product read them and its true cards (`cards`, a
-count per class), and may give the photo's `width` and `height`, so a test can say what a rule of the joining
-mends by comparing the two with the rule on and off.
+count per class), so a test can say what a rule of the joining mends by comparing the two with the rule on
+and off.
 """
 
 import json
@@ -27,8 +27,7 @@ def boxes(photo: dict) -> list[Detection]:
 
 def miscounted(role: str, photo: dict) -> Counter:
     """Cards the photo path joins from a photo's boxes that it does not hold (negative: cards missed), by class."""
-    frame = (photo["width"], photo["height"]) if "width" in photo else None
-    found = Counter(c.cls for c in join_for(role, boxes(photo), frame=frame))
+    found = Counter(c.cls for c in join_for(role, boxes(photo)))
     found.subtract(Counter(photo["cards"]))
     return Counter({cls: n for cls, n in found.items() if n})
 

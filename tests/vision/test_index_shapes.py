@@ -38,7 +38,7 @@ def test_a_ten_printed_over_its_suit_still_tells_how_its_card_is_turned():
 
 def test_held_out_photo_of_sideways_elevens_counts_its_cards():
     photo = photo_file(SIDEWAYS)
-    found = _counts(join_for(TABLE, boxes(photo), jokers=False, frame=(photo["width"], photo["height"])))
+    found = _counts(join_for(TABLE, boxes(photo), jokers=False))
     assert found == Counter(photo["cards"])
 
 
@@ -58,7 +58,7 @@ def test_a_large_index_card_whose_corners_lie_under_one_and_a_half_index_sizes_a
 
 def test_held_out_photo_of_close_corners_counts_its_tens():
     photo = photo_file(CLOSE)
-    found = _counts(join_for(TABLE, boxes(photo), jokers=False, frame=(photo["width"], photo["height"])))
+    found = _counts(join_for(TABLE, boxes(photo), jokers=False))
     assert found["10"] == photo["cards"]["10"]
     assert found == Counter(photo["cards"])
 

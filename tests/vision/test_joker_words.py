@@ -77,10 +77,9 @@ def test_a_held_out_table_counts_its_three_jokers_seen_only_as_js(monkeypatch):
     photo = photo_file("word_jokers_photo.json")
     image = cv2.imread(str(Path(__file__).parent / "word_jokers_photo.jpg"))
     unsure = boxes({"detections": photo["unsure"]})
-    frame = (photo["width"], photo["height"])
 
     def counted(named):
-        found = Counter(c.cls for c in join_for(TABLE, named, frame=frame))
+        found = Counter(c.cls for c in join_for(TABLE, named))
         found.subtract(Counter(photo["cards"]))
         return Counter({cls: n for cls, n in found.items() if n})
 

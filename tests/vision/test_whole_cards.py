@@ -125,8 +125,7 @@ def test_the_crop_runs_from_the_first_box_to_the_second():
 def test_a_held_out_table_counts_a_card_with_a_misread_corner_once():
     photo = photo_file("whole_card_photo.json")
     image = cv2.imread(str(Path(__file__).parent / "whole_card_photo.jpg"))
-    frame = (photo["width"], photo["height"])
-    cards = join_for(TABLE, name_wilds(image, boxes(photo), photo["family"]), frame=frame)
+    cards = join_for(TABLE, name_wilds(image, boxes(photo), photo["family"]))
 
     def miscounted(found):
         counted = Counter(c.cls for c in found)
