@@ -138,14 +138,21 @@ def _renamed(
 
 
 def recolour_threes(
-    image: np.ndarray, dets: list[Detection], red_at: float = RED_AT, black_at: float = BLACK_AT, iou: float = MERGE_IOU
+    image: np.ndarray,
+    dets: list[Detection],
+    red_at: float = RED_AT,
+    black_at: float = BLACK_AT,
+    iou: float = MERGE_IOU,
+    own_inks: bool = False,
 ) -> list[Detection]:
     """`dets` with each 3 named by its ink where the ink is clear (a grey photo is left as the model saw it).
 
     A 3 whose ink is in between but dark (up to BLACK_BESIDE_RED) is black
     when another 3 of the same photo is plainly red (BESIDE_RED_AT or more):
     warm light or a tinted print lifts a black index's redness a little,
-    while that photo's red ink still reads far redder.
+    while that photo's red ink still reads far redder. With `own_inks` (the
+    reading pipe's naming, once the readers have named the boxes), a 3 then
+    takes the colour of its side of the photo's own ink split (`ink_split`).
     """
     redness: dict[int, float | None] = {}
 
@@ -163,7 +170,7 @@ def recolour_threes(
         return "3B" if r <= BLACK_BESIDE_RED and others and max(others) >= BESIDE_RED_AT else None
 
     named = _renamed(image, dets, THREES, name, iou)
-    split = ink_split(image, dets) if any(d.cls in THREES for d in named) and has_colour(image) else None
+    split = ink_split(image, dets) if own_inks and any(d.cls in THREES for d in named) and has_colour(image) else None
     if split is None:
         return named
 

@@ -259,8 +259,8 @@ def name_wilds(
     ranked = by_reader("ranks", word_jokers(image, detections, words, unsure or []), HAND_THREE_ODDS if hands else None)
     made_threes = {(d.cls, d.box) for d in ranked if d.cls in THREES} - {(d.cls, d.box) for d in detections}
     if hands:  # red only where the reader made or recoloured a 3
-        ranked = recolour_threes(image, ranked, red_at=RED_AT if made_threes else math.inf)
+        ranked = recolour_threes(image, ranked, red_at=RED_AT if made_threes else math.inf, own_inks=True)
     elif made_threes:
-        ranked = recolour_threes(image, ranked)
+        ranked = recolour_threes(image, ranked, own_inks=True)
     named = by_reader("wilds", ranked)
     return named if hands else laid_threes(image, named)

@@ -126,7 +126,7 @@ def test_webcam_threes_take_their_labelled_colour_from_the_photos_own_inks(real_
         if not any(d.cls in flip for d in truth):
             continue
         given = [replace(d, cls=flip.get(d.cls, d.cls)) for d in truth]
-        named = {d.box: d.cls for d in recolour_threes(load_image(photo.path), given)}
+        named = {d.box: d.cls for d in recolour_threes(load_image(photo.path), given, own_inks=True)}
         right += sum(named.get(d.box) == d.cls for d in truth if d.cls in flip)
         lost += sum(named.get(d.box) not in (d.cls, flip[d.cls]) for d in truth if d.cls in flip)
     assert right >= 25 and lost == 0, (right, lost)

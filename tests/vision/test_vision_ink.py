@@ -136,10 +136,11 @@ def test_a_dull_red_three_is_red_where_the_photos_own_indices_show_its_red_and_b
     img, dets = _row([BLACK, DULL_RED, BLACK, DULL_RED, BLACK, DULL_RED, BLACK], three_at=3)
     assert ink_redness(_crop(img, dets[3].box)) < RED_AT  # the fixed threshold alone leaves it to the model
     assert ink_split(img, dets) is not None
-    assert [d.cls for d in recolour_threes(img, dets)] == ["8", "8", "8", "3R", "8", "8", "8"]
+    assert [d.cls for d in recolour_threes(img, dets, own_inks=True)] == ["8", "8", "8", "3R", "8", "8", "8"]
+    assert recolour_threes(img, dets) == dets  # the detector's own ink check (no `own_inks`) leaves it as read
     # a black 3 in the same photo stays black
     img, dets = _row([BLACK, DULL_RED, BLACK, BLACK, DULL_RED, DULL_RED, BLACK], three_at=3)
-    assert [d.cls for d in recolour_threes(img, dets)][3] == "3B"
+    assert [d.cls for d in recolour_threes(img, dets, own_inks=True)][3] == "3B"
 
 
 def test_too_few_indices_or_one_ink_do_not_split_and_the_model_keeps_its_word():
@@ -147,7 +148,7 @@ def test_too_few_indices_or_one_ink_do_not_split_and_the_model_keeps_its_word():
     one_ink, one_dets = _row([DULL_RED] * 7, three_at=3)  # every index alike: nothing to tell red from
     for img, dets in ((few, few_dets), (one_ink, one_dets)):
         assert ink_split(img, dets) is None
-        assert recolour_threes(img, dets) == dets
+        assert recolour_threes(img, dets, own_inks=True) == dets
 
 
 # A table's laid threes (`laid_threes`): black 3s are never melded, so a table photo's 3s read in both
