@@ -174,13 +174,8 @@ def recolour_threes(
     if split is None:
         return named
 
-    def by_split(det: Detection) -> str | None:
-        r = ink_redness(_crop(image, det)) if det.cls in THREES else None
-        if r is None:
-            return None
-        return "3R" if r >= split * (1 + SPLIT_MARGIN) else "3B" if r <= split * (1 - SPLIT_MARGIN) else None
-
-    return renamed(named, by_split, iou)
+    red, black = split * (1 + SPLIT_MARGIN), split * (1 - SPLIT_MARGIN)
+    return renamed(named, lambda det: ink_class(image, det, red, black) if det.cls in THREES else None, iou)
 
 
 def ink_split(image: np.ndarray, dets: list[Detection]) -> float | None:
