@@ -309,6 +309,18 @@ def test_a_photo_is_read_turned_half_round_too_and_its_boxes_come_back_in_place(
     assert found and all(d.box == pytest.approx((400, 100, 430, 150)) for d in found)
 
 
+@pytest.mark.parametrize("degrees", [90, 180])
+def test_a_photo_read_shrunk_and_turned_finds_its_box_back_in_the_photos_pixels(degrees):
+    photo = np.zeros((800, 1200, 3), np.uint8)
+    photo[200:300, 800:860, 0] = 255  # an index 100 px tall; the photo is read at half size (max_side 600)
+    photo[220:224, 864:868, 1] = 255  # its dot, near the top
+    model = _InkModel()
+    config = InferenceConfig(coarse_scale=None, index_target=None, ink_threes=False, max_side=600, turns=(degrees,), scales=())
+    found = Detector(model, config.every_way()).detect(photo)
+    assert model.sizes == [600, 600 if degrees == 180 else 400]  # each reading at the working size, the turned one too
+    assert found and all(d.box == pytest.approx((800, 200, 860, 300), abs=2) for d in found)
+
+
 class _CentreModel:
     """Sees one unsure 7 (or `cls`, at `sure`) at the centre of whatever it is shown, however the photo is turned."""
 
