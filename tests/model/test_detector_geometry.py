@@ -321,6 +321,17 @@ def test_a_photo_read_shrunk_and_turned_finds_its_box_back_in_the_photos_pixels(
     assert found and all(d.box == pytest.approx((800, 200, 860, 300), abs=2) for d in found)
 
 
+def test_a_large_index_in_a_photo_read_at_half_size_is_read_again_shrunk_and_found_in_place():
+    photo = np.zeros((800, 1200, 3), np.uint8)
+    photo[200:400, 700:820, 0] = 255  # an index 200 px tall: 100 px at the working half size, over 64
+    photo[230:238, 828:836, 1] = 255  # its dot, near the top
+    model = _InkModel()
+    config = InferenceConfig(coarse_scale=None, ink_threes=False, max_side=600, turns=(), scales=())
+    found = Detector(model, config).detect(photo)
+    assert model.sizes == [600, 288]  # at half size, then shrunk to 48 px indices: 0.24 of the photo
+    assert [d.cls for d in found] == ["9"] and found[0].box == pytest.approx((700, 200, 820, 400), abs=5)
+
+
 class _CentreModel:
     """Sees one unsure 7 (or `cls`, at `sure`) at the centre of whatever it is shown, however the photo is turned."""
 
