@@ -3,12 +3,13 @@
 A photo larger than any reading of it needs is first shrunk once to the
 largest (`Detector.source_of`: a 12 MP photo is then read from 5 MP), and
 each working image is scaled from that once and turned small
-(`WorkingImages`), never the whole photo. Large photos are scaled so their long side is at most `max_side` (the
-scale the model was trained for: index heights of about 10-80 px); a working
-image still larger than `single_pass` pixels is cut into overlapping tiles
-whose detections are merged, anything smaller is predicted in one pass at its
-own resolution. A second pass at half that size (`coarse_scale`) finds the
-indices too big for the model at full size (cards photographed close up); of
+(`WorkingImages`), never the whole photo. Large photos are scaled so their
+long side is at most `max_side` (the scale the model was trained for: index
+heights of about 10-80 px); a working image still larger than `single_pass`
+pixels is cut into overlapping tiles whose detections are merged, anything
+smaller is predicted in one pass at its own resolution. A second pass at
+half that size (`coarse_scale`) finds the indices too big for the model at
+full size (cards photographed close up); of
 its boxes only the long ones are kept, and where the two passes overlap the
 surer box stays. Where the indices found come out small (their median height
 under `zoom_below` of `index_target` working pixels), the photo is read once
